@@ -1,0 +1,64 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiJson } from '@tyres/platform';
+import { getJson, withQuery } from './http';
+import { invalidateJobs, invalidateSlots } from './jobs';
+import type { AddressSuggestion } from './types';
+
+/** Booking service calls used by the New Booking screen. */
+
+export interface StaffBookingRequest {
+  customer: { name: string; email: string; phone: string };
+  vehicle: { make: string; model: string; year: number; color: string; registration: string };
+  job: {
+    serviceType: string;
+    scheduledDate: string;
+    timeSlot: string;
+    address: string;
+    suburb: string;
+    postcode: string;
+    tyreSize?: string;
+    tyreQuantity: number;
+    tyreBrand?: string;
+    notes?: string;
+    paymentMethod: string;
+  };
+}
+
+/** POST /api/bookings (staff form); success refreshes the cached jobs-with-details and time-slot data. */
+export function useCreateBooking() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: StaffBookingRequest) =>
+      apiJson<{ jobId?: string; jobNumber: string }>('POST', '/api/bookings', body),
+    onSuccess: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
+  });
+}
+
+/**
+ * GET /api/tyre-pricing/{size}: the price of one tyre, or null when the size needs a call-back quote (404 with
+ * `{ error, message, callbackRequired }`).
+ */
+export function useTyrePrice(tyreSize: string | null) {
+  return useQuery<{ price: string } | null>({
+    queryKey: ['/api/tyre-pricing', tyreSize ?? ''],
+    queryFn: async () => {
+      try {
+        return await getJson<{ price: string }>(`/api/tyre-pricing/${encodeURIComponent(tyreSize ?? '')}`);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    enabled: Boolean(tyreSize),
+  });
+}
+
+/** Address suggestions (booking service; 3+ characters, the first 5 shown). */
+export function fetchAddressSuggestions(q: string, signal?: AbortSignal): Promise<AddressSuggestion[]> {
+  return fetch(withQuery('/api/addresses/suggestions', { q }), { credentials: 'include', signal }).then(
+    async (res) => {
+      if (!res.ok) throw new ApiError(res.status, res.statusText, await res.text().catch(() => ''));
+      return (await res.json()) as AddressSuggestion[];
+    },
+  );
+}

@@ -1,0 +1,144 @@
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { apiJson } from '@tyres/platform';
+import { getPage, withQuery } from './http';
+import { keys } from './keys';
+import type { Job, Technician } from './types';
+
+/** Jobs service calls (spec section 7 "Dashboard jobs"). */
+
+export interface JobsQuery {
+  /** Dashboard vocabulary (new, in-progress, ...); 'all' or empty for every status. */
+  status?: string;
+  /** Schedule vocabulary (pending, confirmed, in_progress, completed). */
+  scheduleStatus?: string;
+  page: number;
+  pageSize: number;
+}
+
+/** Key and fetcher of one page of GET /api/dashboard/jobs-with-details (newest first; total from X-Total-Count). */
+export function jobsPageQuery(params: JobsQuery) {
+  return {
+    queryKey: keys.jobsList(params),
+    queryFn: () =>
+      getPage<Job>(
+        withQuery('/api/dashboard/jobs-with-details', {
+          status: params.status && params.status !== 'all' ? params.status : undefined,
+          scheduleStatus:
+            params.scheduleStatus && params.scheduleStatus !== 'all' ? params.scheduleStatus : undefined,
+          page: params.page,
+          pageSize: params.pageSize,
+        }),
+      ),
+  };
+}
+
+export function useJobsPage(params: JobsQuery, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    ...jobsPageQuery(params),
+    placeholderData: keepPreviousData,
+    enabled: options.enabled ?? true,
+  });
+}
+
+/**
+ * Starts loading the jobs tab's first page alongside the session check when the dashboard opens on it (the list
+ * answers for whoever the session is, so it need not wait for GET /api/user). Saves a round trip and the frame's
+ * first render from the time to interactive; without a session the 401 is simply dropped.
+ */
+export function prefetchLandingJobs(
+  queryClient: QueryClient,
+  location: { pathname: string; search: string },
+  pageSize: number,
+): void {
+  if (!['/', '/dashboard', '/dashboard/'].includes(location.pathname)) return;
+  const params = new URLSearchParams(location.search);
+  if ((params.get('tab') ?? 'jobs') !== 'jobs') return;
+  const page = Math.max(1, Math.floor(Number(params.get('page') ?? '1')) || 1);
+  void queryClient.prefetchQuery(jobsPageQuery({ status: params.get('status') ?? 'all', page, pageSize }));
+}
+
+/** How many jobs match a filter (a one-item page; the count is the X-Total-Count header). */
+export function useJobCount(filter: { status?: string; scheduleStatus?: string }) {
+  const query = useJobsPage({ ...filter, page: 1, pageSize: 1 });
+  return { count: query.data?.total, isPending: query.isPending, isError: query.isError };
+}
+
+/** GET /api/dashboard/jobs/{id}: the job with customer, vehicle and photos. */
+export function useJob(id: string | null | undefined) {
+  return useQuery<Job>({ queryKey: keys.job(id ?? ''), enabled: Boolean(id) });
+}
+
+/** GET /api/dashboard/technicians (active technicians). */
+export function useTechnicians(enabled = true) {
+  return useQuery<Technician[]>({ queryKey: keys.technicians, enabled });
+}
+
+/** Everything that shows jobs: lists, counts, one job. */
+export function invalidateJobs(queryClient: QueryClient): Promise<void> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: keys.jobsAll }),
+    queryClient.invalidateQueries({ queryKey: keys.jobsRoot }),
+  ]).then(() => undefined);
+}
+
+/** Every cached slot list (public availability, free slots and the admin time slot tab). */
+export function invalidateSlots(queryClient: QueryClient): Promise<void> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: keys.slotsRoot }),
+    queryClient.invalidateQueries({ queryKey: keys.adminSlotsRoot }),
+  ]).then(() => undefined);
+}
+
+export function useUpdateJobStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; status: string; notifyCustomer?: boolean }) =>
+      apiJson<Job & { smsRequested?: boolean }>('PATCH', `/api/dashboard/jobs/${input.id}/status`, {
+        status: input.status,
+        ...(input.notifyCustomer !== undefined ? { notifyCustomer: input.notifyCustomer } : {}),
+      }),
+    onSettled: () => invalidateJobs(queryClient),
+  });
+}
+
+export function useAssignJob() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { jobId: string; technicianId: string | null }) =>
+      apiJson<Job>('PATCH', `/api/dashboard/jobs/${input.jobId}/assign`, {
+        technicianId: input.technicianId,
+      }),
+    onSettled: () => invalidateJobs(queryClient),
+  });
+}
+
+export function useRescheduleJob() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; scheduledDate: string; timeSlot: string }) =>
+      apiJson<Job>('PUT', `/api/dashboard/jobs/${input.id}/reschedule`, {
+        scheduledDate: input.scheduledDate,
+        timeSlot: input.timeSlot,
+      }),
+    onSettled: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
+  });
+}
+
+/** DELETE /api/dashboard/jobs/{id}; invalidates cached time-slot data too (the slot is free again). */
+export function useDeleteJob() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (job: { id: string; jobNumber: string }) =>
+      apiJson<unknown>('DELETE', `/api/dashboard/jobs/${job.id}`),
+    onSuccess: (_data, job) => {
+      queryClient.removeQueries({ queryKey: keys.job(job.id), exact: true });
+    },
+    onSettled: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
+  });
+}

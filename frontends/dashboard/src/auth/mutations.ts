@@ -1,0 +1,44 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson, apiRequest } from '@tyres/platform';
+import { USER_QUERY_KEY, type SessionUser } from './user';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+}
+
+interface Callbacks<T> {
+  onSuccess?: (data: T) => void;
+  onError?: (error: Error) => void;
+}
+
+// Callbacks are mutation-level (not per mutate() call) so they still run when a successful login
+// unmounts the page that started it.
+
+export function useLogin(callbacks: Callbacks<SessionUser> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LoginInput) => apiJson<SessionUser>('POST', '/api/login', input),
+    onSuccess: (user) => {
+      callbacks.onSuccess?.(user);
+      queryClient.setQueryData(USER_QUERY_KEY, user);
+    },
+    onError: callbacks.onError,
+  });
+}
+
+export function useLogout(callbacks: Callbacks<void> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await apiRequest('POST', '/api/logout');
+    },
+    onSuccess: () => {
+      // Nothing cached for the previous user may leak into the next session.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== USER_QUERY_KEY[0] });
+      queryClient.setQueryData(USER_QUERY_KEY, null);
+      callbacks.onSuccess?.();
+    },
+    onError: callbacks.onError,
+  });
+}

@@ -1,0 +1,97 @@
+import { useEffect, useRef, useState } from 'react';
+import { AutoComplete, Input } from 'antd';
+import { fetchAddressSuggestions } from '../api/bookings';
+import type { AddressSuggestion } from '../api/types';
+import { ADDRESS_DEBOUNCE_MS, ADDRESS_MAX_SUGGESTIONS, ADDRESS_MIN_CHARS } from '../lib/constants';
+
+export const SUGGESTIONS_UNAVAILABLE = 'Address suggestions unavailable - please enter manually';
+
+/**
+ * Street address with suggestions: asked for after 3+ characters and 300 ms without typing, first 5 shown;
+ * choosing one hands the whole suggestion to onSelect (which fills address, suburb and postcode).
+ */
+export function AddressAutocomplete({
+  id,
+  value,
+  onChange,
+  onBlur,
+  onSelect,
+  status,
+  describedBy,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  onSelect: (suggestion: AddressSuggestion) => void;
+  status?: 'error';
+  describedBy?: string;
+}) {
+  const [suggestions, setSuggestions] = useState<AddressSuggestion[]>([]);
+  const [failed, setFailed] = useState(false);
+  const skipNext = useRef(false);
+
+  useEffect(() => {
+    if (skipNext.current) {
+      skipNext.current = false;
+      return;
+    }
+    const q = value.trim();
+    if (q.length < ADDRESS_MIN_CHARS) {
+      setSuggestions([]);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      fetchAddressSuggestions(q, controller.signal)
+        .then((list) => {
+          setFailed(false);
+          setSuggestions(list.slice(0, ADDRESS_MAX_SUGGESTIONS));
+        })
+        .catch((error: unknown) => {
+          if ((error as { name?: string })?.name === 'AbortError') return;
+          setFailed(true);
+          setSuggestions([]);
+        });
+    }, ADDRESS_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [value]);
+
+  const describedByIds =
+    [describedBy, failed ? `${id}-hint` : undefined].filter(Boolean).join(' ') || undefined;
+  return (
+    <>
+      <AutoComplete
+        value={value}
+        options={suggestions.map((s) => ({ value: s.fullAddress, label: s.fullAddress }))}
+        onChange={(text: string) => onChange(text)}
+        onSelect={(fullAddress: string) => {
+          const chosen = suggestions.find((s) => s.fullAddress === fullAddress);
+          if (!chosen) return;
+          skipNext.current = true;
+          setSuggestions([]);
+          onSelect(chosen);
+        }}
+        style={{ width: '100%' }}
+      >
+        <Input
+          id={id}
+          onBlur={onBlur}
+          status={status}
+          autoComplete="off"
+          placeholder="Start typing the street address"
+          aria-invalid={status === 'error' ? true : undefined}
+          aria-describedby={describedByIds}
+        />
+      </AutoComplete>
+      {failed && (
+        <p id={`${id}-hint`} className="dash-hint" role="status">
+          {SUGGESTIONS_UNAVAILABLE}
+        </p>
+      )}
+    </>
+  );
+}

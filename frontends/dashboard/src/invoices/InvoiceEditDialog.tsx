@@ -1,0 +1,179 @@
+import { useEffect, useState } from 'react';
+import { Alert, Form, Modal, Select, Spin } from 'antd';
+import { useInvoice, useInvoiceItemMutations, useUpdateInvoice } from '../api/billing';
+import type { CustomerInvoice } from '../api/types';
+import { DateField } from '../components/DateField';
+import { QueryError } from '../components/QueryError';
+import { useNotify } from '../hooks/useNotify';
+import { CUSTOMER_INVOICE_STATUSES } from '../lib/constants';
+import { formatShortDate } from '../lib/dates';
+import { statusLabel } from '../lib/format';
+import { formatMoney } from '../lib/money';
+import { lineItemBody, lineItemProblem, parseCategory, type LineItemDraft } from './line-items';
+import { LineItemsEditor } from './LineItemsEditor';
+
+export const STATUS_OPTIONS = CUSTOMER_INVOICE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
+
+function toDrafts(invoice: CustomerInvoice): LineItemDraft[] {
+  return (invoice.items ?? []).map((item) => ({
+    key: item.id,
+    id: item.id,
+    description: item.description,
+    category: parseCategory(item.category),
+    quantity: item.quantity,
+    unitPrice: item.unitPrice,
+  }));
+}
+
+/** Edit a customer invoice: status, due date, and its line items (stored at once; totals recomputed by billing). */
+export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | null; onClose: () => void }) {
+  const notify = useNotify();
+  const query = useInvoice(invoiceId);
+  const update = useUpdateInvoice();
+  const items = useInvoiceItemMutations(invoiceId);
+  const invoice = query.data;
+  const [status, setStatus] = useState<string>('draft');
+  const [dueDate, setDueDate] = useState<string | null>(null);
+  const [dueError, setDueError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!invoice) return;
+    setStatus(invoice.status);
+    setDueDate(invoice.dueDate?.slice(0, 10) ?? null);
+    setDueError(null);
+  }, [invoice]);
+
+  const save = async () => {
+    if (!invoice) return;
+    if (!dueDate) {
+      setDueError('Due date is required');
+      return;
+    }
+    try {
+      await update.mutateAsync({ id: invoice.id, fields: { status, dueDate } });
+      notify.success('Invoice Updated', `Invoice ${invoice.invoiceNumber} has been saved.`);
+      onClose();
+    } catch (error) {
+      notify.failure('Save Failed', error, 'Failed to save invoice.');
+    }
+  };
+
+  const onAdd = async (item: LineItemDraft) => {
+    const problem = lineItemProblem(item);
+    if (problem) {
+      notify.invalid('Validation Error', problem);
+      return false;
+    }
+    try {
+      await items.add.mutateAsync(lineItemBody(item));
+      notify.success('Line Item Added', item.description);
+      return true;
+    } catch (error) {
+      notify.failure('Creation Failed', error, `Failed to create line item: ${item.description}`);
+      return false;
+    }
+  };
+  const onUpdate = async (item: LineItemDraft) => {
+    const problem = lineItemProblem(item);
+    if (problem) {
+      notify.invalid('Validation Error', problem);
+      return false;
+    }
+    try {
+      await items.update.mutateAsync({ itemId: item.id!, item: lineItemBody(item) });
+      notify.success('Line Item Updated', item.description);
+      return true;
+    } catch (error) {
+      notify.failure('Update Failed', error, 'Failed to update line item.');
+      return false;
+    }
+  };
+  const onRemove = async (item: LineItemDraft) => {
+    try {
+      await items.remove.mutateAsync(item.id!);
+      notify.success('Line Item Removed', item.description);
+      return true;
+    } catch (error) {
+      notify.failure('Delete Failed', error, 'Failed to delete line item.');
+      return false;
+    }
+  };
+
+  return (
+    <Modal
+      open={Boolean(invoiceId)}
+      title={invoice ? `Edit Invoice ${invoice.invoiceNumber}` : 'Edit Invoice'}
+      okText="Save Invoice"
+      onOk={() => void save()}
+      onCancel={onClose}
+      confirmLoading={update.isPending}
+      okButtonProps={{ disabled: !invoice }}
+      width={860}
+      destroyOnHidden
+    >
+      {query.isPending ? (
+        <div className="dash-center dash-center--small" role="status">
+          <Spin />
+        </div>
+      ) : query.isError ? (
+        <QueryError title="Failed to load invoice" error={query.error} onRetry={() => void query.refetch()} />
+      ) : invoice ? (
+        <>
+          <p className="dash-muted">
+            Job {invoice.job?.jobNumber ?? invoice.jobNumber} ·{' '}
+            {invoice.job?.customer?.name ?? invoice.customerName} · issued{' '}
+            {formatShortDate(invoice.invoiceDate)}
+          </p>
+          <Form layout="vertical" component="div" className="dash-form-grid">
+            <Form.Item label="Status" htmlFor="invoice-status">
+              <Select id="invoice-status" value={status} onChange={setStatus} options={STATUS_OPTIONS} />
+            </Form.Item>
+            <Form.Item
+              label="Due Date"
+              htmlFor="invoice-due"
+              validateStatus={dueError ? 'error' : undefined}
+              help={dueError ? <span id="invoice-due-error">{dueError}</span> : undefined}
+            >
+              <DateField
+                id="invoice-due"
+                value={dueDate}
+                onChange={(v) => {
+                  setDueDate(v);
+                  if (v) setDueError(null);
+                }}
+                status={dueError ? 'error' : undefined}
+                ariaDescribedBy={dueError ? 'invoice-due-error' : undefined}
+              />
+            </Form.Item>
+          </Form>
+          <h3 className="dash-detail__heading">Line Items</h3>
+          <LineItemsEditor
+            items={toDrafts(invoice)}
+            onAdd={onAdd}
+            onUpdate={onUpdate}
+            onRemove={onRemove}
+            busy={items.add.isPending || items.update.isPending || items.remove.isPending}
+            idPrefix="edit-line"
+          />
+          <dl className="dash-totals" aria-label="Invoice totals">
+            <div>
+              <dt>Subtotal</dt>
+              <dd>{formatMoney(invoice.subtotalAmount)}</dd>
+            </div>
+            <div>
+              <dt>GST (10%)</dt>
+              <dd>{formatMoney(invoice.gstAmount)}</dd>
+            </div>
+            <div className="dash-totals__grand">
+              <dt>Total</dt>
+              <dd>{formatMoney(invoice.totalAmount)}</dd>
+            </div>
+          </dl>
+          {(invoice.items ?? []).length === 0 && (
+            <Alert type="warning" showIcon title="Please add at least one line item to the invoice." />
+          )}
+        </>
+      ) : null}
+    </Modal>
+  );
+}

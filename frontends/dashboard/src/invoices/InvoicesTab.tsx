@@ -1,0 +1,404 @@
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Checkbox,
+  Input,
+  Pagination,
+  Select,
+  Space,
+  Table,
+  Tag,
+  type TableColumnsType,
+} from 'antd';
+import { apiJson } from '@tyres/platform';
+import {
+  downloadFile,
+  invalidateInvoices,
+  requestInvoicePdf,
+  useDeleteInvoice,
+  useEmailInvoice,
+  useInvoicesPage,
+} from '../api/billing';
+import { invalidateJobs } from '../api/jobs';
+import type { CustomerInvoice } from '../api/types';
+import { EmptyState } from '../components/EmptyState';
+import { QueryError } from '../components/QueryError';
+import { InvoiceStatusTag } from '../components/StatusTag';
+import { useIsMobile } from '../hooks/useIsMobile';
+import { useNotify } from '../hooks/useNotify';
+import { usePageParam, useUrlParam } from '../hooks/useUrlParam';
+import { INVOICES_PAGE_SIZE } from '../lib/constants';
+import { formatShortDate } from '../lib/dates';
+import { formatMoney } from '../lib/money';
+import { dueBadge } from './due';
+import { InvoiceEditDialog, STATUS_OPTIONS } from './InvoiceEditDialog';
+import { SelectJobDialog } from './SelectJobDialog';
+
+const STATUS_FILTER = [{ value: 'all', label: 'All statuses' }, ...STATUS_OPTIONS];
+export const BULK_FAILURE = 'Failed to update selected invoices. Some may have been updated.';
+
+/**
+ * Sets one status on many invoices: one PATCH per invoice (spec section 4). Resolves to the ids that failed.
+ */
+export async function bulkSetStatus(
+  ids: readonly string[],
+  status: string,
+  patch: (id: string, body: { status: string }) => Promise<unknown> = (id, body) =>
+    apiJson('PATCH', `/api/dashboard/customer-invoices/${id}`, body),
+): Promise<string[]> {
+  const results = await Promise.allSettled(ids.map((id) => patch(id, { status })));
+  return ids.filter((_, i) => results[i]!.status === 'rejected');
+}
+
+const customerOf = (i: CustomerInvoice) => i.job?.customer?.name ?? i.customerName ?? '—';
+const jobNumberOf = (i: CustomerInvoice) => i.job?.jobNumber ?? i.jobNumber ?? '—';
+
+function DueBadge({ invoice }: { invoice: CustomerInvoice }) {
+  const badge = dueBadge(invoice);
+  return (
+    <div className="dash-cell-stack">
+      <span>{formatShortDate(invoice.dueDate)}</span>
+      {badge && (
+        <Tag color={badge.color} className="dash-due-badge">
+          {badge.text}
+        </Tag>
+      )}
+    </div>
+  );
+}
+
+function InvoiceActions({ invoice, onEdit }: { invoice: CustomerInvoice; onEdit: () => void }) {
+  const notify = useNotify();
+  const { modal } = App.useApp();
+  const email = useEmailInvoice();
+  const remove = useDeleteInvoice();
+  const [downloading, setDownloading] = useState(false);
+
+  const onPdf = async () => {
+    setDownloading(true);
+    try {
+      let pdf;
+      try {
+        pdf = await requestInvoicePdf(invoice.id);
+      } catch (error) {
+        notify.failure('PDF Generation Failed', error, 'Failed to generate the invoice PDF.');
+        return;
+      }
+      try {
+        await downloadFile(pdf.downloadUrl, pdf.filename);
+        notify.success('PDF Downloaded', pdf.filename);
+      } catch (error) {
+        notify.failure('Download Failed', error, 'Failed to download the invoice PDF.');
+      }
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const onEmail = async () => {
+    try {
+      const answer = await email.mutateAsync(invoice.id);
+      notify.success(
+        'Invoice Emailed',
+        answer?.message ?? `Invoice ${invoice.invoiceNumber} has been emailed to the customer.`,
+      );
+    } catch (error) {
+      notify.failure('Invoice Email Failed', error, 'Failed to email the invoice.');
+    }
+  };
+
+  const onDelete = () =>
+    modal.confirm({
+      title: `Delete invoice ${invoice.invoiceNumber}?`,
+      content: `Are you sure you want to delete invoice ${invoice.invoiceNumber}? This action cannot be undone.`,
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          await remove.mutateAsync(invoice.id);
+          notify.success('Invoice Deleted', `Invoice ${invoice.invoiceNumber} has been deleted.`);
+        } catch (error) {
+          notify.failure('Delete Failed', error, 'Failed to delete invoice.');
+        }
+      },
+    });
+
+  return (
+    <Space size={4} wrap>
+      <Button size="small" onClick={onEdit} aria-label={`Edit invoice ${invoice.invoiceNumber}`}>
+        Edit
+      </Button>
+      <Button
+        size="small"
+        loading={downloading}
+        onClick={() => void onPdf()}
+        aria-label={`Download PDF of invoice ${invoice.invoiceNumber}`}
+      >
+        PDF
+      </Button>
+      <Button
+        size="small"
+        loading={email.isPending}
+        onClick={() => void onEmail()}
+        aria-label={`Email invoice ${invoice.invoiceNumber}`}
+      >
+        Email
+      </Button>
+      <Button size="small" danger onClick={onDelete} aria-label={`Delete invoice ${invoice.invoiceNumber}`}>
+        Delete
+      </Button>
+    </Space>
+  );
+}
+
+/** Invoice management (admins): search, status filter, bulk status change, table/cards, edit, PDF, email. */
+export function InvoicesTab() {
+  const isMobile = useIsMobile();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useUrlParam('q');
+  const [searchInput, setSearchInput] = useState(search);
+  const [status, setStatus] = useUrlParam('status', 'all');
+  const [page, setPage] = usePageParam();
+  const [editing, setEditing] = useUrlParam('invoice');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [bulkStatus, setBulkStatus] = useState<string | undefined>(undefined);
+  const [bulkBusy, setBulkBusy] = useState(false);
+  const [selectJob, setSelectJob] = useState(false);
+  const query = useInvoicesPage({ search, status, page, pageSize: INVOICES_PAGE_SIZE });
+  const invoices = query.data?.items ?? [];
+  const total = query.data?.total ?? 0;
+
+  // Search as you type, 300 ms after the last key.
+  useEffect(() => {
+    if (searchInput === search) return;
+    const timer = setTimeout(() => setSearch(searchInput, { page: null }), 300);
+    return () => clearTimeout(timer);
+  }, [searchInput, search, setSearch]);
+
+  // A selection only covers invoices on screen.
+  useEffect(() => {
+    const ids = new Set(invoices.map((i) => i.id));
+    setSelected((current) => {
+      const kept = current.filter((id) => ids.has(id));
+      return kept.length === current.length ? current : kept;
+    });
+  }, [invoices]);
+
+  const applyBulk = async () => {
+    if (!bulkStatus || selected.length === 0) return;
+    setBulkBusy(true);
+    try {
+      const failed = await bulkSetStatus(selected, bulkStatus);
+      if (failed.length > 0) {
+        notify.invalid('Bulk Update Failed', BULK_FAILURE);
+        setSelected(failed);
+      } else {
+        notify.success(
+          'Invoices Updated',
+          `${selected.length} invoice${selected.length === 1 ? '' : 's'} set to ${bulkStatus}.`,
+        );
+        setSelected([]);
+        setBulkStatus(undefined);
+      }
+    } finally {
+      setBulkBusy(false);
+      await Promise.all([invalidateInvoices(queryClient), invalidateJobs(queryClient)]);
+    }
+  };
+
+  const columns: TableColumnsType<CustomerInvoice> = [
+    {
+      title: 'Invoice #',
+      dataIndex: 'invoiceNumber',
+      key: 'number',
+      render: (v: string) => <strong className="dash-nowrap">{v}</strong>,
+    },
+    {
+      title: 'Job #',
+      key: 'job',
+      render: (_: unknown, i) => <span className="dash-nowrap">{jobNumberOf(i)}</span>,
+    },
+    { title: 'Customer', key: 'customer', render: (_: unknown, i) => customerOf(i) },
+    {
+      title: 'Invoice Date',
+      dataIndex: 'invoiceDate',
+      key: 'date',
+      render: (v: string) => formatShortDate(v),
+    },
+    { title: 'Due Date', key: 'due', render: (_: unknown, i) => <DueBadge invoice={i} /> },
+    {
+      title: 'Status',
+      dataIndex: 'status',
+      key: 'status',
+      render: (v: string) => <InvoiceStatusTag status={v} />,
+    },
+    {
+      title: 'Total',
+      dataIndex: 'totalAmount',
+      key: 'total',
+      align: 'right',
+      render: (v: string) => <span className="dash-money">{formatMoney(v)}</span>,
+    },
+    {
+      title: 'Actions',
+      key: 'actions',
+      render: (_: unknown, i) => <InvoiceActions invoice={i} onEdit={() => setEditing(i.id)} />,
+    },
+  ];
+
+  const toggle = (id: string, on: boolean) =>
+    setSelected((s) => (on ? [...s, id] : s.filter((x) => x !== id)));
+
+  return (
+    <section className="dash-panel" aria-labelledby="dash-invoices-title">
+      <div className="dash-panel__bar">
+        <h2 id="dash-invoices-title" className="dash-panel__title">
+          Invoices
+          {query.data && <span className="dash-panel__count"> ({total})</span>}
+        </h2>
+        <Button type="primary" onClick={() => setSelectJob(true)}>
+          Create Invoice
+        </Button>
+      </div>
+      <div className="dash-filters">
+        <Input.Search
+          aria-label="Search invoices"
+          placeholder="Search invoice, job or customer"
+          allowClear
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.target.value)}
+          onSearch={(v) => setSearch(v, { page: null })}
+          className="dash-filter dash-filter--search"
+        />
+        <Select
+          aria-label="Filter invoices by status"
+          value={status}
+          onChange={(v) => setStatus(v, { page: null })}
+          options={STATUS_FILTER}
+          className="dash-filter"
+        />
+      </div>
+
+      {selected.length > 0 && (
+        <div className="dash-bulk" role="region" aria-label="Bulk actions">
+          <span>
+            <strong>{selected.length}</strong> selected
+          </span>
+          <Select
+            aria-label="New status for selected invoices"
+            placeholder="Set status"
+            value={bulkStatus}
+            onChange={setBulkStatus}
+            options={STATUS_OPTIONS}
+            className="dash-filter"
+          />
+          <Button type="primary" disabled={!bulkStatus} loading={bulkBusy} onClick={() => void applyBulk()}>
+            Apply
+          </Button>
+          <Button onClick={() => setSelected([])}>Clear</Button>
+        </div>
+      )}
+
+      {query.isError ? (
+        <QueryError
+          title="Failed to fetch invoices"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
+      ) : isMobile ? (
+        query.isPending ? (
+          <div className="dash-loading" role="status">
+            Loading invoices...
+          </div>
+        ) : invoices.length === 0 ? (
+          <EmptyState text="No invoices found" />
+        ) : (
+          <>
+            <Checkbox
+              className="dash-select-all"
+              checked={selected.length === invoices.length}
+              indeterminate={selected.length > 0 && selected.length < invoices.length}
+              onChange={(e) => setSelected(e.target.checked ? invoices.map((i) => i.id) : [])}
+            >
+              Select all
+            </Checkbox>
+            <ul className="dash-cards">
+              {invoices.map((invoice) => (
+                <li key={invoice.id}>
+                  <article className="dash-card" aria-labelledby={`inv-${invoice.id}`}>
+                    <header className="dash-card__head">
+                      <Checkbox
+                        checked={selected.includes(invoice.id)}
+                        onChange={(e) => toggle(invoice.id, e.target.checked)}
+                        aria-label={`Select invoice ${invoice.invoiceNumber}`}
+                      />
+                      <h3 id={`inv-${invoice.id}`} className="dash-card__title">
+                        {invoice.invoiceNumber}
+                      </h3>
+                      <InvoiceStatusTag status={invoice.status} />
+                    </header>
+                    <dl className="dash-card__facts">
+                      <div>
+                        <dt>Customer</dt>
+                        <dd>{customerOf(invoice)}</dd>
+                      </div>
+                      <div>
+                        <dt>Job</dt>
+                        <dd>{jobNumberOf(invoice)}</dd>
+                      </div>
+                      <div>
+                        <dt>Due</dt>
+                        <dd>
+                          <DueBadge invoice={invoice} />
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>Total</dt>
+                        <dd className="dash-money">{formatMoney(invoice.totalAmount)}</dd>
+                      </div>
+                    </dl>
+                    <InvoiceActions invoice={invoice} onEdit={() => setEditing(invoice.id)} />
+                  </article>
+                </li>
+              ))}
+            </ul>
+            {total > INVOICES_PAGE_SIZE && (
+              <Pagination
+                simple
+                className="dash-pagination"
+                current={page}
+                pageSize={INVOICES_PAGE_SIZE}
+                total={total}
+                onChange={setPage}
+              />
+            )}
+          </>
+        )
+      ) : (
+        <div className="dash-table-wrap">
+          <Table<CustomerInvoice>
+            rowKey="id"
+            columns={columns}
+            dataSource={invoices}
+            loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
+            locale={{ emptyText: query.isPending ? ' ' : <EmptyState text="No invoices found" /> }}
+            rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
+            pagination={{
+              current: page,
+              pageSize: INVOICES_PAGE_SIZE,
+              total,
+              showSizeChanger: false,
+              hideOnSinglePage: true,
+              onChange: setPage,
+            }}
+          />
+        </div>
+      )}
+      <InvoiceEditDialog invoiceId={editing || null} onClose={() => setEditing(null)} />
+      <SelectJobDialog open={selectJob} onClose={() => setSelectJob(false)} />
+    </section>
+  );
+}

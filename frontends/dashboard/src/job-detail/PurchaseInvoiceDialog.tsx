@@ -1,0 +1,161 @@
+import { useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Form, Input, Modal } from 'antd';
+import { useSavePurchaseInvoice } from '../api/billing';
+import type { PurchaseInvoice } from '../api/types';
+import { DateField } from '../components/DateField';
+import { Field } from '../components/Field';
+import { normaliseMoneyInput } from '../forms/money-field';
+import { purchaseInvoiceSchema, type PurchaseInvoiceValues } from '../forms/purchase-invoice';
+import { useNotify } from '../hooks/useNotify';
+import { perthToday } from '../lib/dates';
+import { formatMoney, gstInclusive } from '../lib/money';
+
+/** Add/edit purchase invoice (job detail). GST is shown as total / 11; the category is cost-of-goods-sold. */
+export function PurchaseInvoiceDialog({
+  jobId,
+  open,
+  invoice,
+  onClose,
+}: {
+  jobId: string;
+  open: boolean;
+  /** The invoice to edit; absent to add one. */
+  invoice?: PurchaseInvoice | null;
+  onClose: () => void;
+}) {
+  const notify = useNotify();
+  const save = useSavePurchaseInvoice(jobId);
+  const { control, handleSubmit, reset } = useForm<PurchaseInvoiceValues>({
+    resolver: zodResolver(purchaseInvoiceSchema),
+    defaultValues: { invoiceNumber: '', supplierName: '', invoiceDate: perthToday(), totalIncGst: '' },
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    reset(
+      invoice
+        ? {
+            invoiceNumber: invoice.invoiceNumber,
+            supplierName: invoice.supplierName,
+            invoiceDate: invoice.invoiceDate?.slice(0, 10) || perthToday(),
+            totalIncGst: invoice.totalAmount,
+          }
+        : { invoiceNumber: '', supplierName: '', invoiceDate: perthToday(), totalIncGst: '' },
+    );
+  }, [open, invoice, reset]);
+
+  const total = useWatch({ control, name: 'totalIncGst' });
+  const totalNumber = Number((total ?? '').replace(/[$,]/g, ''));
+  const preview =
+    Number.isFinite(totalNumber) && totalNumber > 0 ? gstInclusive(normaliseMoneyInput(total)) : null;
+
+  const onSubmit = handleSubmit(async (values) => {
+    const totalAmount = normaliseMoneyInput(values.totalIncGst);
+    const payload = {
+      invoiceNumber: values.invoiceNumber.trim(),
+      supplierName: values.supplierName.trim(),
+      invoiceDate: values.invoiceDate,
+      totalAmount,
+      gstAmount: gstInclusive(totalAmount).gst,
+    };
+    try {
+      await save.mutateAsync({ id: invoice?.id, values: payload });
+      notify.success(
+        invoice ? 'Purchase Invoice Updated' : 'Purchase Invoice Added',
+        `Invoice ${payload.invoiceNumber} from ${payload.supplierName} (${formatMoney(totalAmount)}).`,
+      );
+      onClose();
+    } catch (error) {
+      if (invoice) notify.failure('Update Failed', error, 'Failed to update purchase invoice.');
+      else notify.failure('Add Failed', error, 'Failed to add purchase invoice.');
+    }
+  });
+
+  return (
+    <Modal
+      open={open}
+      title={invoice ? 'Edit Purchase Invoice' : 'Add Purchase Invoice'}
+      okText={invoice ? 'Save Changes' : 'Add Invoice'}
+      cancelText="Cancel"
+      confirmLoading={save.isPending}
+      onOk={() => void onSubmit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form layout="vertical" onFinish={() => void onSubmit()} requiredMark={false} component="div">
+        <Field
+          control={control}
+          name="invoiceNumber"
+          label="Invoice Number"
+          id="pi-invoice-number"
+          render={(field, meta) => (
+            <Input
+              {...field}
+              id={meta.id}
+              aria-invalid={meta.invalid || undefined}
+              aria-describedby={meta.describedBy}
+              autoComplete="off"
+            />
+          )}
+        />
+        <Field
+          control={control}
+          name="supplierName"
+          label="Supplier Name"
+          id="pi-supplier"
+          render={(field, meta) => (
+            <Input
+              {...field}
+              id={meta.id}
+              aria-invalid={meta.invalid || undefined}
+              aria-describedby={meta.describedBy}
+            />
+          )}
+        />
+        <Field
+          control={control}
+          name="invoiceDate"
+          label="Invoice Date"
+          id="pi-date"
+          render={(field, meta) => (
+            <DateField
+              id={meta.id}
+              value={field.value}
+              onChange={(v) => field.onChange(v ?? '')}
+              status={meta.status}
+              allowClear={false}
+              ariaDescribedBy={meta.describedBy}
+            />
+          )}
+        />
+        <Field
+          control={control}
+          name="totalIncGst"
+          label="Total (inc GST)"
+          id="pi-total"
+          extra={
+            preview ? (
+              <span>
+                GST {formatMoney(preview.gst)} · ex GST {formatMoney(preview.exGst)}
+              </span>
+            ) : (
+              'GST is calculated as total / 11'
+            )
+          }
+          render={(field, meta) => (
+            <Input
+              {...field}
+              id={meta.id}
+              prefix="$"
+              inputMode="decimal"
+              aria-invalid={meta.invalid || undefined}
+              aria-describedby={meta.describedBy}
+            />
+          )}
+        />
+      </Form>
+    </Modal>
+  );
+}

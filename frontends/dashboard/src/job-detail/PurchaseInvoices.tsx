@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { App, Button, Space, Tag } from 'antd';
+import { useDeletePurchaseInvoice, usePurchaseInvoices, useTogglePurchasePaid } from '../api/billing';
+import type { Job, PurchaseInvoice } from '../api/types';
+import { QueryError } from '../components/QueryError';
+import { useNotify } from '../hooks/useNotify';
+import { formatShortDate } from '../lib/dates';
+import { formatMoney, fromCents, sumMoney, toCents } from '../lib/money';
+import { PurchaseInvoiceDialog } from './PurchaseInvoiceDialog';
+
+/** Profit of a job: its value minus what was bought for it (both inc GST), and the margin on the value. */
+export function jobProfit(customerValue: string, purchases: readonly Pick<PurchaseInvoice, 'totalAmount'>[]) {
+  const costs = sumMoney(purchases.map((p) => p.totalAmount));
+  const value = toCents(customerValue);
+  const profitCents = (Number.isFinite(value) ? value : 0) - toCents(costs);
+  const margin = value > 0 ? Math.round((profitCents / value) * 1000) / 10 : null;
+  return { costs, profit: fromCents(profitCents), margin };
+}
+
+/** Purchase invoices of a job with the profit they leave (job detail). */
+export function PurchaseInvoices({ job }: { job: Job }) {
+  const query = usePurchaseInvoices(job.id);
+  const notify = useNotify();
+  const { modal } = App.useApp();
+  const togglePaid = useTogglePurchasePaid(job.id);
+  const remove = useDeletePurchaseInvoice(job.id);
+  const [editing, setEditing] = useState<PurchaseInvoice | null>(null);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const invoices = query.data ?? [];
+  const { costs, profit, margin } = jobProfit(job.customerValue, invoices);
+
+  const onToggle = async (invoice: PurchaseInvoice) => {
+    try {
+      await togglePaid.mutateAsync(invoice);
+      notify.success(
+        invoice.isPaid ? 'Marked as Unpaid' : 'Marked as Paid',
+        `Purchase invoice ${invoice.invoiceNumber} is now ${invoice.isPaid ? 'unpaid' : 'paid'}.`,
+      );
+    } catch (error) {
+      notify.failure('Update Failed', error, 'Failed to update payment status.');
+    }
+  };
+
+  const onDelete = (invoice: PurchaseInvoice) =>
+    modal.confirm({
+      title: `Delete purchase invoice ${invoice.invoiceNumber}?`,
+      content: 'This purchase invoice will be removed from the job. This action cannot be undone.',
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          await remove.mutateAsync(invoice.id);
+          notify.success('Purchase Invoice Deleted', `Invoice ${invoice.invoiceNumber} has been deleted.`);
+        } catch (error) {
+          notify.failure('Delete Failed', error, 'Failed to delete purchase invoice.');
+        }
+      },
+    });
+
+  return (
+    <section className="dash-detail__section" aria-labelledby="jd-purchases">
+      <div className="dash-detail__section-bar">
+        <h3 id="jd-purchases" className="dash-detail__heading">
+          Purchase Invoices
+        </h3>
+        <Button
+          size="small"
+          onClick={() => {
+            setEditing(null);
+            setDialogOpen(true);
+          }}
+        >
+          Add Purchase Invoice
+        </Button>
+      </div>
+      {query.isError ? (
+        <QueryError
+          title="Failed to load purchase invoices"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
+      ) : query.isPending ? (
+        <p className="dash-muted">Loading purchase invoices...</p>
+      ) : invoices.length === 0 ? (
+        <p className="dash-muted">No purchase invoices for this job yet.</p>
+      ) : (
+        <ul className="dash-purchases">
+          {invoices.map((invoice) => (
+            <li key={invoice.id} className="dash-purchase">
+              <div className="dash-purchase__main">
+                <strong>{invoice.invoiceNumber}</strong>
+                <span className="dash-muted">
+                  {invoice.supplierName} · {formatShortDate(invoice.invoiceDate)}
+                </span>
+              </div>
+              <div className="dash-purchase__amount">
+                <span className="dash-money">{formatMoney(invoice.totalAmount)}</span>
+                <span className="dash-muted dash-small">GST {formatMoney(invoice.gstAmount)}</span>
+              </div>
+              <Space size={4} wrap>
+                <Tag.CheckableTag
+                  checked={invoice.isPaid}
+                  onChange={() => void onToggle(invoice)}
+                  className={`dash-paid-badge ${invoice.isPaid ? 'is-paid' : 'is-unpaid'}`}
+                  aria-label={`Purchase invoice ${invoice.invoiceNumber} is ${invoice.isPaid ? 'paid' : 'unpaid'}. Toggle paid.`}
+                >
+                  {invoice.isPaid ? 'Paid' : 'Unpaid'}
+                </Tag.CheckableTag>
+                <Button
+                  size="small"
+                  type="link"
+                  onClick={() => {
+                    setEditing(invoice);
+                    setDialogOpen(true);
+                  }}
+                  aria-label={`Edit purchase invoice ${invoice.invoiceNumber}`}
+                >
+                  Edit
+                </Button>
+                <Button
+                  size="small"
+                  type="link"
+                  danger
+                  onClick={() => onDelete(invoice)}
+                  aria-label={`Delete purchase invoice ${invoice.invoiceNumber}`}
+                >
+                  Delete
+                </Button>
+              </Space>
+            </li>
+          ))}
+        </ul>
+      )}
+      <dl className="dash-profit" aria-label="Profit">
+        <div>
+          <dt>Job value</dt>
+          <dd>{formatMoney(job.customerValue)}</dd>
+        </div>
+        <div>
+          <dt>Purchases</dt>
+          <dd>{formatMoney(costs)}</dd>
+        </div>
+        <div className={toCents(profit) < 0 ? 'is-loss' : 'is-profit'}>
+          <dt>Profit</dt>
+          <dd>
+            {formatMoney(profit)}
+            {margin !== null && <span className="dash-small"> ({margin}%)</span>}
+          </dd>
+        </div>
+      </dl>
+      <PurchaseInvoiceDialog
+        jobId={job.id}
+        open={dialogOpen}
+        invoice={editing}
+        onClose={() => setDialogOpen(false)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import { Alert, Button, Checkbox, Modal } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiJson } from '@tyres/platform';
+import { useGenerateInvoice } from '../api/billing';
+import { invalidateJobs, useUpdateJobStatus } from '../api/jobs';
+import type { Job } from '../api/types';
+import { useNotify } from '../hooks/useNotify';
+import { enRouteEta } from '../lib/dates';
+import { dialable } from '../lib/format';
+import { enRouteSmsText, statusAction } from './progress';
+
+/** Polls the job until its status is no longer `from` (true), or gives up after `timeoutMs` (false). */
+async function movedOnFrom(jobId: string, from: string, timeoutMs = 8000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const current = await apiJson<Job>('GET', `/api/dashboard/jobs/${jobId}`);
+      if (current.status !== from) return true;
+    } catch {
+      return false;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+}
+
+/**
+ * The status button of the job detail (spec section 4): Start Work (En Route) offering the customer SMS with an
+ * ETA 30 minutes from now, Complete Work, Generate Invoice (then the job moves to invoiced), Mark as Paid, and
+ * "Job Complete" once paid.
+ */
+export function StatusActions({ job }: { job: Job }) {
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const updateStatus = useUpdateJobStatus();
+  const generate = useGenerateInvoice();
+  const [startOpen, setStartOpen] = useState(false);
+  const [sendSms, setSendSms] = useState(true);
+  const [eta, setEta] = useState(() => enRouteEta());
+  const action = statusAction(job.status);
+
+  const changeStatus = async (
+    to: string,
+    success: [string, string],
+    failure: string,
+    notifyCustomer?: boolean,
+  ) => {
+    try {
+      const result = await updateStatus.mutateAsync({ id: job.id, status: to, notifyCustomer });
+      const smsNote = notifyCustomer
+        ? result?.smsRequested === false
+          ? ' The customer SMS could not be sent to this phone number.'
+          : ` SMS sent to the customer with ETA ${eta}.`
+        : '';
+      notify.success(success[0], success[1] + smsNote);
+      return true;
+    } catch (error) {
+      notify.failure('Update Failed', error, failure);
+      return false;
+    }
+  };
+
+  const onGenerate = async () => {
+    let invoiceNumber: string | undefined;
+    try {
+      const answer = await generate.mutateAsync(job.id);
+      invoiceNumber = answer?.customerInvoice?.invoiceNumber;
+    } catch (error) {
+      notify.failure('Invoice Generation Failed', error, 'Failed to generate invoice.');
+      return;
+    }
+    // The job then moves to invoiced: the jobs service does that itself when billing announces the invoice. Wait
+    // for it briefly; only if it has not happened does the dashboard move the job (a 409 then means it just did).
+    if (!(await movedOnFrom(job.id, 'completed'))) {
+      try {
+        await updateStatus.mutateAsync({ id: job.id, status: 'invoiced' });
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 409)) {
+          notify.failure('Update Failed', error, 'Failed to update job status.');
+          return;
+        }
+      }
+    }
+    await invalidateJobs(queryClient);
+    notify.success(
+      'Invoice Generated',
+      invoiceNumber ? `Invoice ${invoiceNumber} has been created.` : 'The invoice has been created.',
+    );
+  };
+
+  const busy = updateStatus.isPending || generate.isPending;
+  const smsText = enRouteSmsText(job.customer?.name ?? '', eta);
+
+  switch (action.kind) {
+    case 'start':
+      return (
+        <>
+          <Button
+            type="primary"
+            size="large"
+            block
+            loading={busy}
+            onClick={() => {
+              setEta(enRouteEta());
+              setSendSms(true);
+              setStartOpen(true);
+            }}
+          >
+            {action.label}
+          </Button>
+          <Modal
+            open={startOpen}
+            title="Start Work (En Route)"
+            okText="Start Work"
+            cancelText="Cancel"
+            confirmLoading={updateStatus.isPending}
+            onCancel={() => setStartOpen(false)}
+            onOk={async () => {
+              if (
+                await changeStatus(
+                  action.to,
+                  ['Work Started', `Job ${job.jobNumber} is now in progress.`],
+                  'Failed to update job status.',
+                  sendSms,
+                )
+              )
+                setStartOpen(false);
+            }}
+            destroyOnHidden
+          >
+            <p>
+              You are on your way to <strong>{job.customer?.name}</strong>. Estimated arrival:{' '}
+              <strong>{eta}</strong> (30 minutes from now).
+            </p>
+            <Checkbox checked={sendSms} onChange={(e) => setSendSms(e.target.checked)}>
+              Send the customer an SMS with the ETA
+            </Checkbox>
+            <blockquote className="dash-sms-preview" aria-label="SMS preview">
+              {smsText}
+            </blockquote>
+            {job.customer?.phone && (
+              <a
+                className="dash-link"
+                href={`sms:${dialable(job.customer.phone)}?body=${encodeURIComponent(smsText)}`}
+              >
+                Or send it from this phone instead
+              </a>
+            )}
+          </Modal>
+        </>
+      );
+    case 'complete':
+      return (
+        <Button
+          type="primary"
+          size="large"
+          block
+          loading={busy}
+          onClick={() =>
+            void changeStatus(
+              action.to,
+              ['Work Completed', `Job ${job.jobNumber} is completed.`],
+              'Failed to update job status.',
+            )
+          }
+        >
+          {action.label}
+        </Button>
+      );
+    case 'invoice':
+      return (
+        <Button type="primary" size="large" block loading={busy} onClick={() => void onGenerate()}>
+          {action.label}
+        </Button>
+      );
+    case 'paid':
+      return (
+        <Button
+          type="primary"
+          size="large"
+          block
+          loading={busy}
+          onClick={() =>
+            void changeStatus(
+              action.to,
+              ['Payment Recorded', `Job ${job.jobNumber} is marked as paid.`],
+              'Failed to update payment status.',
+            )
+          }
+        >
+          {action.label}
+        </Button>
+      );
+    case 'done':
+      return (
+        <Alert type="success" showIcon title="Job Complete" description="This job is finished and paid." />
+      );
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Business constants and limits the dashboard uses (product spec section 9). One place, so a reader can
+ * check them against the spec line by line.
+ */
+
+export const BUSINESS_TIME_ZONE = 'Australia/Perth';
+
+// --- prices (dollars as 2-decimal strings; arithmetic in cents, see ./money) -------------------------------
+export const CALLOUT_FEE = '89.80';
+export const PUNCTURE_REPAIR_FEE = '40.00';
+export const PREPAYMENT_DISCOUNT = '30.00';
+export const FITTING_FEE_PER_TYRE = '25.00';
+export const BALANCING_FEE_PER_TYRE = '15.00';
+/** Staff booking form estimate when no tyre price applies: puncture repair 129.80, other non-tyre services 89.80. */
+export const ESTIMATE_PUNCTURE_REPAIR = '129.80';
+export const ESTIMATE_OTHER_SERVICE = '89.80';
+/** GST: 10%. Purchase invoices and expenses hold GST inside the total (total / 11). */
+export const GST_RATE_PERCENT = 10;
+
+// --- time slots (spec section 7) --------------------------------------------------------------------------
+export const TIME_SLOTS = [
+  { slot: '8-10 AM', start: '08:00' },
+  { slot: '10-12 AM', start: '10:00' },
+  { slot: '12-2 PM', start: '12:00' },
+  { slot: '2-4 PM', start: '14:00' },
+] as const;
+export type TimeSlotLabel = (typeof TIME_SLOTS)[number]['slot'];
+
+// --- services and payment ---------------------------------------------------------------------------------
+export const SERVICE_TYPES = [
+  { id: 'new-tyres', label: 'New Tyres' },
+  { id: 'puncture-repair', label: 'Puncture Repair' },
+  { id: 'battery-service', label: 'Battery Service' },
+  { id: 'emergency-callout', label: 'Emergency Callout' },
+] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number]['id'];
+
+export const PAYMENT_METHODS = [
+  { value: 'onsite', label: 'Cash on Delivery' },
+  { value: 'prepaid', label: 'Prepaid Online' },
+] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number]['value'];
+
+/** Tyre quantity 1-4; the staff form defaults to 4. */
+export const MIN_TYRE_QUANTITY = 1;
+export const MAX_TYRE_QUANTITY = 4;
+export const STAFF_DEFAULT_TYRE_QUANTITY = 4;
+
+// --- jobs -------------------------------------------------------------------------------------------------
+export const JOB_STATUSES = ['new', 'in-progress', 'completed', 'invoiced', 'paid'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number] | 'cancelled';
+/** Statuses from which the jobs tab offers "Create Invoice". */
+export const INVOICEABLE_STATUSES: readonly JobStatus[] = ['completed', 'invoiced', 'paid'];
+/** The schedule screen's own vocabulary and its filter. */
+export const SCHEDULE_FILTER_STATUSES = ['pending', 'confirmed', 'in_progress', 'completed'] as const;
+export type ScheduleStatus = (typeof SCHEDULE_FILTER_STATUSES)[number] | 'cancelled';
+/** Addresses in lists: cut at 30 characters on phones, 20 in the desktop table. */
+export const ADDRESS_MAX_MOBILE = 30;
+export const ADDRESS_MAX_DESKTOP = 20;
+/** The SMS offered when work starts gives an ETA this many minutes from now. */
+export const EN_ROUTE_ETA_MINUTES = 30;
+/** Page size of the jobs and schedule lists (the jobs service allows up to 100). */
+export const JOBS_PAGE_SIZE = 25;
+
+// --- invoices ---------------------------------------------------------------------------------------------
+export const CUSTOMER_INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'cancelled'] as const;
+export type CustomerInvoiceStatus = (typeof CUSTOMER_INVOICE_STATUSES)[number];
+export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'note'] as const;
+export type LineItemCategory = (typeof LINE_ITEM_CATEGORIES)[number];
+export const DEFAULT_LINE_ITEM_CATEGORY: LineItemCategory = 'labour';
+export const DEFAULT_INVOICE_STATUS: CustomerInvoiceStatus = 'draft';
+export const INVOICE_DUE_DAYS = 30;
+/** Due-date badges: 7 days or fewer red, 14 or fewer yellow. */
+export const DUE_SOON_RED_DAYS = 7;
+export const DUE_SOON_YELLOW_DAYS = 14;
+/** The invoice list refetches every 30 s. */
+export const INVOICE_LIST_REFRESH_MS = 30_000;
+export const INVOICES_PAGE_SIZE = 50;
+
+// --- expenses ---------------------------------------------------------------------------------------------
+export const EXPENSE_CATEGORIES = [
+  'cost-of-goods-sold',
+  'fuel',
+  'rent',
+  'utilities',
+  'marketing',
+  'insurance',
+  'subscriptions',
+  'admin',
+  'tools',
+  'vehicle',
+  'misc',
+] as const;
+export type ExpenseCategory = (typeof EXPENSE_CATEGORIES)[number];
+/** The expense form offers every category but cost-of-goods-sold (that is for purchase invoices). */
+export const EXPENSE_FORM_CATEGORIES = EXPENSE_CATEGORIES.filter((c) => c !== 'cost-of-goods-sold');
+export const DEFAULT_EXPENSE_CATEGORY: ExpenseCategory = 'admin';
+export const PURCHASE_INVOICE_CATEGORY: ExpenseCategory = 'cost-of-goods-sold';
+
+// --- address suggestions ------------------------------------------------------------------------------------
+export const ADDRESS_MIN_CHARS = 3;
+export const ADDRESS_DEBOUNCE_MS = 300;
+export const ADDRESS_MAX_SUGGESTIONS = 5;
+
+// --- live notifications ---------------------------------------------------------------------------------------
+export const NOTIFICATIONS_MAX = 10;
+export const NOTIFICATIONS_VISIBLE = 3;
+export const NOTIFICATION_AUTO_DISMISS_MS = 10_000;
+export const NOTIFICATION_PING_MS = 30_000;
+export const RECONNECT_BASE_MS = 1_000;
+export const RECONNECT_MAX_MS = 30_000;
+export const RECONNECT_MAX_ATTEMPTS = 5;

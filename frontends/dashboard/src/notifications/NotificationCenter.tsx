@@ -1,0 +1,172 @@
+import { createContext, useContext, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Button } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { invalidateJobs, invalidateSlots } from '../api/jobs';
+import { useDashboard } from '../context';
+import { NOTIFICATION_AUTO_DISMISS_MS, NOTIFICATIONS_VISIBLE } from '../lib/constants';
+import { formatShortDate } from '../lib/dates';
+import { serviceLabel } from '../lib/format';
+import { NotificationConnection, notificationsUrl, type ConnectionStatus } from './connection';
+import { notificationsReducer, type NotificationItem } from './list';
+
+/** When the job lists are refreshed after a live message (ms). */
+const REFRESH_DELAYS_MS = [0, 1500, 4000];
+
+interface NotificationState {
+  status: ConnectionStatus;
+  reconnect: () => void;
+}
+
+const StatusContext = createContext<NotificationState>({
+  status: 'disconnected',
+  reconnect: () => undefined,
+});
+
+/** Live connection state for the header's indicator. */
+export function useNotificationStatus(): NotificationState {
+  return useContext(StatusContext);
+}
+
+function NotificationCard({
+  item,
+  onView,
+  onDismiss,
+}: {
+  item: NotificationItem;
+  onView: () => void;
+  onDismiss: () => void;
+}) {
+  return (
+    <li className="dash-notice" aria-labelledby={`notice-${item.id}`}>
+      <div className="dash-notice__body">
+        <strong id={`notice-${item.id}`} className="dash-notice__title">
+          {item.kind === 'job_assigned' ? 'Job Assigned' : 'New Booking'}
+          {item.jobNumber ? `: ${item.jobNumber}` : ''}
+        </strong>
+        <span className="dash-capitalize">{serviceLabel(item.serviceType)}</span>
+        <span className="dash-muted">
+          {[item.suburb, item.scheduledDate ? formatShortDate(item.scheduledDate) : null, item.timeSlot]
+            .filter(Boolean)
+            .join(' · ')}
+        </span>
+      </div>
+      <div className="dash-notice__actions">
+        <Button size="small" type="primary" onClick={onView}>
+          View
+        </Button>
+        <Button
+          size="small"
+          type="text"
+          onClick={onDismiss}
+          aria-label={`Dismiss notification for ${item.jobNumber || 'new booking'}`}
+        >
+          ✕
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * Booking notification popup (top right) and the WebSocket behind it. Newest first, 10 kept, 3 shown unless
+ * expanded; the first is dismissed after 10 s; each new booking refreshes the job lists and slots.
+ */
+export function NotificationCenter({ children }: { children: ReactNode }) {
+  const { homePath } = useDashboard();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [items, dispatch] = useReducer(notificationsReducer, []);
+  const [expanded, setExpanded] = useState(false);
+  const [status, setStatus] = useState<ConnectionStatus>('connecting');
+  const connection = useRef<NotificationConnection | null>(null);
+
+  useEffect(() => {
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    // The jobs service learns of a booking from the same event as notify, so the popup can be a moment ahead of the
+    // job lists: refresh now, and again shortly after, until the lists have caught up.
+    const refreshLists = () => {
+      for (const delay of REFRESH_DELAYS_MS) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          void invalidateJobs(queryClient);
+          void invalidateSlots(queryClient);
+        }, delay);
+        timers.add(timer);
+      }
+    };
+    const conn = new NotificationConnection({
+      url: notificationsUrl(window.location),
+      onStatus: setStatus,
+      onNotification: (notification) => {
+        dispatch({ type: 'add', notification, receivedAt: Date.now() });
+        refreshLists();
+      },
+      onListChange: refreshLists,
+    });
+    connection.current = conn;
+    conn.start();
+    return () => {
+      conn.stop();
+      connection.current = null;
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [queryClient]);
+
+  // The first (newest) notification goes away after 10 s; the next one then gets its own 10 s.
+  const firstId = items[0]?.id;
+  useEffect(() => {
+    if (!firstId) return;
+    const timer = setTimeout(() => dispatch({ type: 'dismiss', id: firstId }), NOTIFICATION_AUTO_DISMISS_MS);
+    return () => clearTimeout(timer);
+  }, [firstId]);
+
+  useEffect(() => {
+    if (items.length <= NOTIFICATIONS_VISIBLE) setExpanded(false);
+  }, [items.length]);
+
+  const visible = expanded ? items : items.slice(0, NOTIFICATIONS_VISIBLE);
+  const hidden = items.length - visible.length;
+
+  return (
+    <StatusContext.Provider value={{ status, reconnect: () => connection.current?.restart() }}>
+      {children}
+      <section className="dash-notices" aria-label="New booking notifications" aria-live="polite">
+        {items.length > 0 && (
+          <>
+            <ul className="dash-notices__list">
+              {visible.map((item) => (
+                <NotificationCard
+                  key={item.id}
+                  item={item}
+                  onView={() => {
+                    dispatch({ type: 'dismiss', id: item.id });
+                    navigate(`${homePath}?tab=jobs&job=${encodeURIComponent(item.id)}`);
+                  }}
+                  onDismiss={() => dispatch({ type: 'dismiss', id: item.id })}
+                />
+              ))}
+            </ul>
+            <div className="dash-notices__more">
+              {(hidden > 0 || expanded) && (
+                <Button
+                  size="small"
+                  type="link"
+                  onClick={() => setExpanded((v) => !v)}
+                  aria-expanded={expanded}
+                >
+                  {expanded ? 'Show less' : `Show ${hidden} more`}
+                </Button>
+              )}
+              {items.length > 1 && (
+                <Button size="small" type="link" onClick={() => dispatch({ type: 'clear' })}>
+                  Dismiss all
+                </Button>
+              )}
+            </div>
+          </>
+        )}
+      </section>
+    </StatusContext.Provider>
+  );
+}

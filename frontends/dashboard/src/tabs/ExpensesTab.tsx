@@ -1,0 +1,422 @@
+import { useEffect, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { App, Button, Checkbox, Form, Input, Modal, Select, Space, Tag } from 'antd';
+import { useExpenseMutations, useExpenses, type ExpenseInput } from '../api/billing';
+import type { BusinessExpense } from '../api/types';
+import { DateField } from '../components/DateField';
+import { EmptyState } from '../components/EmptyState';
+import { Field } from '../components/Field';
+import { QueryError } from '../components/QueryError';
+import { expenseSchema, type ExpenseValues } from '../forms/expense';
+import { normaliseMoneyInput } from '../forms/money-field';
+import { useNotify } from '../hooks/useNotify';
+import { useUrlParam } from '../hooks/useUrlParam';
+import { DEFAULT_EXPENSE_CATEGORY, EXPENSE_CATEGORIES, EXPENSE_FORM_CATEGORIES } from '../lib/constants';
+import { formatShortDate, perthToday } from '../lib/dates';
+import { categoryLabel } from '../lib/format';
+import { formatMoney, gstInclusive, sumMoney } from '../lib/money';
+
+const CATEGORY_FILTER = [
+  { value: 'all', label: 'All categories' },
+  ...EXPENSE_CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) })),
+];
+const PAID_FILTER = [
+  { value: 'all', label: 'Paid and unpaid' },
+  { value: 'unpaid', label: 'Unpaid' },
+  { value: 'paid', label: 'Paid' },
+];
+const FORM_CATEGORIES = EXPENSE_FORM_CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }));
+
+const emptyValues = (): ExpenseValues => ({
+  supplierName: '',
+  invoiceNumber: '',
+  description: '',
+  category: DEFAULT_EXPENSE_CATEGORY,
+  expenseDate: perthToday(),
+  totalIncGst: '',
+  dueDate: null,
+  isPaid: false,
+  notes: '',
+});
+
+/** The request body of the expense form: amount inc GST with GST = amount / 11; blanks become null. */
+export function expensePayload(values: ExpenseValues): ExpenseInput {
+  const amount = normaliseMoneyInput(values.totalIncGst);
+  return {
+    supplierName: values.supplierName.trim(),
+    invoiceNumber: values.invoiceNumber.trim() || null,
+    description: values.description.trim(),
+    amount,
+    gstAmount: gstInclusive(amount).gst,
+    category: values.category,
+    expenseDate: values.expenseDate!,
+    dueDate: values.dueDate || null,
+    isPaid: values.isPaid,
+    notes: values.notes.trim() || null,
+  };
+}
+
+/** Add/edit expense: categories without cost-of-goods-sold (default admin), amount inc GST, GST shown as total / 11. */
+export function ExpenseDialog({
+  open,
+  expense,
+  onClose,
+}: {
+  open: boolean;
+  expense: BusinessExpense | null;
+  onClose: () => void;
+}) {
+  const notify = useNotify();
+  const { save } = useExpenseMutations();
+  const { control, handleSubmit, reset } = useForm<ExpenseValues>({
+    resolver: zodResolver(expenseSchema),
+    defaultValues: emptyValues(),
+  });
+  useEffect(() => {
+    if (!open) return;
+    reset(
+      expense
+        ? {
+            supplierName: expense.supplierName,
+            invoiceNumber: expense.invoiceNumber ?? '',
+            description: expense.description,
+            category: expense.category,
+            expenseDate: expense.expenseDate?.slice(0, 10) ?? perthToday(),
+            totalIncGst: expense.amount,
+            dueDate: expense.dueDate?.slice(0, 10) ?? null,
+            isPaid: expense.isPaid,
+            notes: expense.notes ?? '',
+          }
+        : emptyValues(),
+    );
+  }, [open, expense, reset]);
+  const total = useWatch({ control, name: 'totalIncGst' }) ?? '';
+  const totalNumber = Number(total.replace(/[$,]/g, ''));
+  const gst =
+    Number.isFinite(totalNumber) && totalNumber > 0 ? gstInclusive(normaliseMoneyInput(total)) : null;
+
+  const onSubmit = handleSubmit(async (values) => {
+    const payload = expensePayload(values);
+    try {
+      await save.mutateAsync({ id: expense?.id, values: payload });
+      notify.success(
+        expense ? 'Expense Updated' : 'Expense Added',
+        `${payload.supplierName}: ${formatMoney(payload.amount)}.`,
+      );
+      onClose();
+    } catch (error) {
+      notify.failure('Error', error, expense ? 'Failed to update expense' : 'Failed to create expense');
+    }
+  });
+
+  const text = (
+    name: 'supplierName' | 'invoiceNumber' | 'description',
+    label: string,
+    id: string,
+    optional = false,
+  ) => (
+    <Field
+      control={control}
+      name={name}
+      label={label}
+      id={id}
+      optional={optional}
+      render={(field, meta) => (
+        <Input
+          {...field}
+          id={meta.id}
+          aria-invalid={meta.invalid || undefined}
+          aria-describedby={meta.describedBy}
+        />
+      )}
+    />
+  );
+
+  return (
+    <Modal
+      open={open}
+      title={expense ? 'Edit Expense' : 'Add Expense'}
+      okText={expense ? 'Save Changes' : 'Add Expense'}
+      onOk={() => void onSubmit()}
+      onCancel={onClose}
+      confirmLoading={save.isPending}
+      destroyOnHidden
+      width={640}
+    >
+      <Form layout="vertical" component="div" requiredMark={false} className="dash-form-grid">
+        {text('supplierName', 'Supplier Name', 'expense-supplier')}
+        {text('invoiceNumber', 'Invoice Number', 'expense-invoice-number', true)}
+        <div className="dash-form-grid__wide">
+          {text('description', 'Description', 'expense-description')}
+        </div>
+        <Field
+          control={control}
+          name="category"
+          label="Category"
+          id="expense-category"
+          render={(field, meta) => (
+            <Select
+              id={meta.id}
+              value={field.value}
+              onChange={field.onChange}
+              options={FORM_CATEGORIES}
+              status={meta.status}
+              aria-describedby={meta.describedBy}
+            />
+          )}
+        />
+        <Field
+          control={control}
+          name="expenseDate"
+          label="Expense Date"
+          id="expense-date"
+          render={(field, meta) => (
+            <DateField
+              id={meta.id}
+              value={field.value}
+              onChange={field.onChange}
+              status={meta.status}
+              ariaDescribedBy={meta.describedBy}
+            />
+          )}
+        />
+        <Field
+          control={control}
+          name="totalIncGst"
+          label="Amount (inc GST)"
+          id="expense-total"
+          extra={
+            gst
+              ? `GST ${formatMoney(gst.gst)} (total / 11) · ex GST ${formatMoney(gst.exGst)}`
+              : 'GST is calculated as total / 11'
+          }
+          render={(field, meta) => (
+            <Input
+              {...field}
+              id={meta.id}
+              prefix="$"
+              inputMode="decimal"
+              aria-invalid={meta.invalid || undefined}
+              aria-describedby={meta.describedBy}
+            />
+          )}
+        />
+        <Field
+          control={control}
+          name="dueDate"
+          label="Due Date"
+          optional
+          id="expense-due"
+          render={(field, meta) => <DateField id={meta.id} value={field.value} onChange={field.onChange} />}
+        />
+        <div className="dash-form-grid__wide">
+          <Field
+            control={control}
+            name="notes"
+            label="Notes"
+            optional
+            id="expense-notes"
+            render={(field, meta) => <Input.TextArea {...field} id={meta.id} rows={2} />}
+          />
+        </div>
+        <Controller
+          control={control}
+          name="isPaid"
+          render={({ field }) => (
+            <Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)}>
+              Paid
+            </Checkbox>
+          )}
+        />
+      </Form>
+    </Modal>
+  );
+}
+
+function ExpenseCard({ expense, onEdit }: { expense: BusinessExpense; onEdit: () => void }) {
+  const notify = useNotify();
+  const { modal } = App.useApp();
+  const { markPaid, remove } = useExpenseMutations();
+  const onMarkPaid = async () => {
+    try {
+      await markPaid.mutateAsync(expense.id);
+      notify.success('Expense Marked as Paid', `${expense.supplierName}: ${formatMoney(expense.amount)}.`);
+    } catch (error) {
+      notify.failure('Error', error, 'Failed to mark as paid');
+    }
+  };
+  const onDelete = () =>
+    modal.confirm({
+      title: 'Delete expense?',
+      content: `Are you sure you want to delete the expense from ${expense.supplierName} (${formatMoney(expense.amount)})? This action cannot be undone.`,
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          await remove.mutateAsync(expense.id);
+          notify.success('Expense Deleted', `The expense from ${expense.supplierName} has been deleted.`);
+        } catch (error) {
+          notify.failure('Error', error, 'Failed to delete expense');
+        }
+      },
+    });
+  const titleId = `expense-${expense.id}`;
+  return (
+    <li>
+      <article className="dash-card" aria-labelledby={titleId}>
+        <header className="dash-card__head">
+          <h3 id={titleId} className="dash-card__title">
+            {expense.supplierName}
+          </h3>
+          <Tag color={expense.isPaid ? 'green' : 'orange'}>{expense.isPaid ? 'Paid' : 'Unpaid'}</Tag>
+        </header>
+        <p className="dash-card__text">{expense.description}</p>
+        <dl className="dash-card__facts">
+          <div>
+            <dt>Amount</dt>
+            <dd className="dash-money">
+              {formatMoney(expense.amount)}{' '}
+              <span className="dash-muted dash-small">(GST {formatMoney(expense.gstAmount)})</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Category</dt>
+            <dd>{categoryLabel(expense.category)}</dd>
+          </div>
+          <div>
+            <dt>Date</dt>
+            <dd>{formatShortDate(expense.expenseDate)}</dd>
+          </div>
+          {expense.dueDate && (
+            <div>
+              <dt>Due</dt>
+              <dd>{formatShortDate(expense.dueDate)}</dd>
+            </div>
+          )}
+          {expense.invoiceNumber && (
+            <div>
+              <dt>Invoice</dt>
+              <dd>{expense.invoiceNumber}</dd>
+            </div>
+          )}
+          {expense.notes && (
+            <div>
+              <dt>Notes</dt>
+              <dd>{expense.notes}</dd>
+            </div>
+          )}
+        </dl>
+        <Space wrap size={8}>
+          {!expense.isPaid && (
+            <Button
+              size="small"
+              type="primary"
+              loading={markPaid.isPending}
+              onClick={() => void onMarkPaid()}
+            >
+              Mark Paid
+            </Button>
+          )}
+          <Button size="small" onClick={onEdit} aria-label={`Edit expense from ${expense.supplierName}`}>
+            Edit
+          </Button>
+          <Button
+            size="small"
+            danger
+            onClick={onDelete}
+            aria-label={`Delete expense from ${expense.supplierName}`}
+          >
+            Delete
+          </Button>
+        </Space>
+      </article>
+    </li>
+  );
+}
+
+/** Business expenses (admins): category and paid filters, cards, add/edit dialog, Mark Paid, delete. */
+export function ExpensesTab() {
+  const [category, setCategory] = useUrlParam('category', 'all');
+  const [paid, setPaid] = useUrlParam('paid', 'all');
+  const query = useExpenses({ category, paid });
+  const [dialog, setDialog] = useState<{ open: boolean; expense: BusinessExpense | null }>({
+    open: false,
+    expense: null,
+  });
+  const list = query.data ?? [];
+  const unpaid = list.filter((e) => !e.isPaid);
+
+  return (
+    <section className="dash-panel" aria-labelledby="dash-expenses-title">
+      <div className="dash-panel__bar">
+        <h2 id="dash-expenses-title" className="dash-panel__title">
+          Business Expenses
+        </h2>
+        <Button type="primary" onClick={() => setDialog({ open: true, expense: null })}>
+          Add Expense
+        </Button>
+      </div>
+      <div className="dash-filters">
+        <Select
+          aria-label="Filter by category"
+          value={category}
+          onChange={(v) => setCategory(v)}
+          options={CATEGORY_FILTER}
+          className="dash-filter"
+        />
+        <Select
+          aria-label="Filter by paid status"
+          value={paid}
+          onChange={(v) => setPaid(v)}
+          options={PAID_FILTER}
+          className="dash-filter"
+        />
+      </div>
+      {query.data && list.length > 0 && (
+        <div className="dash-stats dash-stats--3" role="group" aria-label="Totals">
+          <div className="dash-stat">
+            <span className="dash-stat__label">Total</span>
+            <span className="dash-stat__value">{formatMoney(sumMoney(list.map((e) => e.amount)))}</span>
+          </div>
+          <div className="dash-stat">
+            <span className="dash-stat__label">GST</span>
+            <span className="dash-stat__value">{formatMoney(sumMoney(list.map((e) => e.gstAmount)))}</span>
+          </div>
+          <div className="dash-stat">
+            <span className="dash-stat__label">Unpaid</span>
+            <span className="dash-stat__value">{formatMoney(sumMoney(unpaid.map((e) => e.amount)))}</span>
+          </div>
+        </div>
+      )}
+      {query.isError ? (
+        <QueryError
+          title="Failed to fetch expenses"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
+      ) : query.isPending ? (
+        <div className="dash-loading" role="status">
+          Loading expenses...
+        </div>
+      ) : list.length === 0 ? (
+        <EmptyState text="No expenses found" />
+      ) : (
+        <ul className="dash-cards dash-cards--grid">
+          {list.map((expense) => (
+            <ExpenseCard
+              key={expense.id}
+              expense={expense}
+              onEdit={() => setDialog({ open: true, expense })}
+            />
+          ))}
+        </ul>
+      )}
+      <ExpenseDialog
+        open={dialog.open}
+        expense={dialog.expense}
+        onClose={() => setDialog((d) => ({ ...d, open: false }))}
+      />
+    </section>
+  );
+}

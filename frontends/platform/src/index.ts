@@ -1,0 +1,15 @@
+export { ApiError, apiJson, apiRequest, apiUpload, errorMessage, getQueryFn } from './api';
+export type { HttpMethod, RequestOptions, UnauthorizedBehavior } from './api';
+export { createQueryClient } from './query-client';
+export {
+  dismissToasts,
+  toast,
+  TOAST_CONFIG,
+  TOAST_DURATION_MS,
+  TOAST_REMOVE_DELAY_MS,
+  useToast,
+} from './toast';
+export type { ToastApi, ToastOptions, ToastVariant } from './toast';
+export { injectStyles } from './styles';
+export { BRAND_PRIMARY, theme } from './theme';
+export type { BusinessInfo, RemoteAppModule, RemoteAppProps } from './contract';

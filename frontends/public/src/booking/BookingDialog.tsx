@@ -1,0 +1,706 @@
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type RefObject,
+} from 'react';
+import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '@tyres/platform/api';
+import { injectStyles } from '@tyres/platform/styles';
+import { useToast } from '@tyres/platform/toast';
+import { CheckIcon, CloseIcon } from '../components/icons';
+import { serviceLabel, type ServiceType } from '../site/content';
+import { phoneLabel, useSite } from '../site/context';
+import { formatLongDate, formatMoney } from '../site/format';
+import {
+  createBooking,
+  createQuote,
+  newKey,
+  recheckTimeSlots,
+  TIME_SLOTS_ROOT,
+  uploadPhotos,
+  useQuote,
+  type BookingPayload,
+} from './api';
+import css from './booking.css';
+import { isIsoDate, perthToday, slotHasPassed, TIME_SLOTS } from './perth';
+import { PhotoStep } from './PhotoStep';
+import { maxPhotos } from './photos';
+import {
+  bookingSchema,
+  defaultValues,
+  MESSAGES,
+  nextStep,
+  prepaidAllowed as isPrepaidAllowed,
+  previousStep,
+  STEP_FIELDS,
+  STEPS,
+  stepPercent,
+  TOTAL_STEPS,
+  tyreSizeOf,
+  usesTyreDetails,
+  type BookingValues,
+  type Step,
+} from './schema';
+import { ContactStep, DateStep, LocationStep, ServiceStep, TyreStep } from './steps';
+
+injectStyles('booking', css);
+
+export interface BookingDialogProps {
+  open: boolean;
+  onClose: () => void;
+  initialService?: ServiceType;
+  /** Changes every time a booking button is pressed. */
+  openSeq: number;
+}
+
+type Outcome =
+  | {
+      kind: 'onsite';
+      jobNumber: string;
+      values: BookingValues;
+      total: string | number | null;
+      photosFailed: boolean;
+    }
+  | {
+      kind: 'prepaid';
+      bookingToken: string;
+      amount: string;
+      currency: string;
+      expiresAt?: string;
+      values: BookingValues;
+      photosFailed: boolean;
+    };
+
+/** A native modal <dialog>: focus stays inside, Esc and the close button close it, the page behind is inert. */
+function useModal(ref: RefObject<HTMLDialogElement | null>, open: boolean) {
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    if (open && !el.open) {
+      if (typeof el.showModal === 'function') el.showModal();
+      else el.setAttribute('open', '');
+    } else if (!open && el.open) {
+      if (typeof el.close === 'function') el.close();
+      else el.removeAttribute('open');
+    }
+  }, [ref, open]);
+}
+
+function SingleTyreWarning({
+  open,
+  onKeep,
+  onPair,
+}: {
+  open: boolean;
+  onKeep: () => void;
+  onPair: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const textId = useId();
+  useModal(ref, open);
+  return (
+    <dialog
+      ref={ref}
+      className="bk-alert"
+      role="alertdialog"
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onKeep();
+      }}
+    >
+      <h3 id={titleId} className="bk-alert__title">
+        Replacing just one tyre?
+      </h3>
+      <p id={textId} className="bk-alert__text">
+        For safe braking and handling we recommend replacing tyres in pairs on the same axle: a new tyre next
+        to a worn one can make the car pull and grip unevenly. You can still book a single tyre.
+      </p>
+      <div className="bk-alert__actions">
+        <button type="button" className="pub-btn pub-btn--outline" onClick={onPair}>
+          Make it 2 tyres
+        </button>
+        <button type="button" className="pub-btn pub-btn--primary" onClick={onKeep} autoFocus>
+          Continue with 1 tyre
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+export default function BookingDialog({ open, onClose, initialService, openSeq }: BookingDialogProps) {
+  const site = useSite();
+  const { business } = site;
+  const { toast } = useToast();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const stepHeadingId = useId();
+  const headingEl = useRef<HTMLHeadingElement | null>(null);
+  const maxYear = useMemo(() => Number(perthToday().slice(0, 4)) + 1, []);
+  const schema = useMemo(() => bookingSchema(maxYear), [maxYear]);
+  const form = useForm<BookingValues>({
+    resolver: zodResolver(schema),
+    defaultValues: defaultValues(),
+    mode: 'onTouched',
+  });
+  const { control, setValue, getValues, trigger, reset, setFocus } = form;
+  const [step, setStep] = useState<Step>(1);
+  const [photos, setPhotos] = useState<File[]>([]);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [singleTyre, setSingleTyre] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const forcedOnsite = useRef(false);
+  const idempotency = useRef<{ payload: string; key: string } | null>(null);
+  const focusOnStep = useRef(false);
+
+  useModal(dialogRef, open);
+  // Opening moves focus to the current step's heading, so screen readers start with what to do.
+  useEffect(() => {
+    if (open) requestAnimationFrame(() => headingEl.current?.focus());
+  }, [open, openSeq]);
+
+  const serviceType = useWatch({ control, name: 'serviceType' });
+  const paymentMethod = useWatch({ control, name: 'paymentMethod' });
+  const quantity = useWatch({ control, name: 'quantity' });
+  const tyreWidth = useWatch({ control, name: 'tyreWidth' });
+  const tyreProfile = useWatch({ control, name: 'tyreProfile' });
+  const tyreRim = useWatch({ control, name: 'tyreRim' });
+  const tyreSize = usesTyreDetails(serviceType) ? tyreSizeOf({ tyreWidth, tyreProfile, tyreRim }) : null;
+  const photoLimit = maxPhotos(tyreSize !== null);
+
+  const quote = useQuote({
+    serviceType,
+    tyreSize,
+    quantity: usesTyreDetails(serviceType) ? quantity : 1,
+    prepaid: paymentMethod === 'prepaid',
+  });
+  const callbackRequired = quote.data?.callbackRequired === true;
+  const prepaidAllowed = isPrepaidAllowed(serviceType, callbackRequired);
+
+  // Prepaid is forced to onsite for battery service and callback quotes; it comes back when that no longer holds.
+  useEffect(() => {
+    if (!prepaidAllowed && getValues('paymentMethod') === 'prepaid') {
+      forcedOnsite.current = true;
+      setValue('paymentMethod', 'onsite');
+    } else if (prepaidAllowed && forcedOnsite.current) {
+      forcedOnsite.current = false;
+      setValue('paymentMethod', 'prepaid');
+    }
+  }, [prepaidAllowed, getValues, setValue]);
+
+  // A booking button for a given service preselects it (the customer still starts with the date).
+  useEffect(() => {
+    if (initialService && !getValues('serviceType') && step <= 2) setValue('serviceType', initialService);
+  }, [openSeq]); // only when a booking button is pressed
+
+  // Each step change: move focus to the step's heading and announce "Step n of 7".
+  useEffect(() => {
+    const info = STEPS[step - 1];
+    setAnnouncement(`Step ${step} of ${TOTAL_STEPS}: ${info?.title ?? ''}`);
+    if (focusOnStep.current) {
+      focusOnStep.current = false;
+      requestAnimationFrame(() => headingEl.current?.focus());
+    }
+  }, [step]);
+
+  const goTo = useCallback((target: Step) => {
+    focusOnStep.current = true;
+    setStep(target);
+  }, []);
+
+  const resetAll = useCallback(() => {
+    reset(defaultValues());
+    setPhotos([]);
+    setOutcome(null);
+    setStep(1);
+    forcedOnsite.current = false;
+    idempotency.current = null;
+  }, [reset]);
+
+  const close = useCallback(() => {
+    // Closing the confirmation resets the form; closing part way keeps what was entered.
+    if (step === TOTAL_STEPS) resetAll();
+    onClose();
+  }, [step, resetAll, onClose]);
+
+  const focusFirstError = (fields: FieldPath<BookingValues>[]) => {
+    const errors = form.formState.errors;
+    const first = fields.find((name) => errors[name]);
+    if (!first) return;
+    if (first === 'date' || first === 'timeSlot' || first === 'serviceType' || first === 'quantity') {
+      headingEl.current?.focus();
+      return;
+    }
+    setFocus(first);
+  };
+
+  const next = async () => {
+    const fields = STEP_FIELDS[step];
+    if (fields.length > 0 && !(await trigger(fields, { shouldFocus: false }))) {
+      focusFirstError(fields);
+      return;
+    }
+    if (step === 5 && photos.length > photoLimit) return;
+    goTo(nextStep(step, getValues('serviceType')));
+  };
+
+  const back = () => goTo(previousStep(step, getValues('serviceType')));
+
+  const slotProblem = (title: string, description: string) => {
+    toast({ title, description, variant: 'destructive' });
+    setValue('timeSlot', '');
+    void queryClient.invalidateQueries({ queryKey: TIME_SLOTS_ROOT });
+    goTo(1);
+  };
+
+  const keyFor = (payload: BookingPayload) => {
+    const json = JSON.stringify(payload);
+    if (!idempotency.current || idempotency.current.payload !== json) {
+      idempotency.current = { payload: json, key: newKey() };
+    }
+    return idempotency.current.key;
+  };
+
+  const submit = async (values: BookingValues) => {
+    if (!values.date || !values.timeSlot) {
+      toast({ title: MESSAGES.dateAndSlot, variant: 'destructive' });
+      goTo(1);
+      return;
+    }
+    if (
+      !isIsoDate(values.date) ||
+      values.date < perthToday() ||
+      !TIME_SLOTS.some((s) => s.slot === values.timeSlot)
+    ) {
+      toast({ title: MESSAGES.invalidDateOrSlot, variant: 'destructive' });
+      goTo(1);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      // Re-check the chosen slot: someone may have taken it while this form was being filled in.
+      let stillFree = !slotHasPassed(values.date, values.timeSlot);
+      if (stillFree) {
+        try {
+          const fresh = await recheckTimeSlots(queryClient, values.date);
+          stillFree = fresh.some((s) => s.slot === values.timeSlot && s.isAvailable);
+        } catch {
+          // The server checks again when the booking is made (409 below).
+        }
+      }
+      if (!stillFree) {
+        slotProblem(MESSAGES.slotTakenTitle, MESSAGES.slotGone);
+        return;
+      }
+
+      const size = usesTyreDetails(values.serviceType) ? tyreSizeOf(values) : null;
+      const method = isPrepaidAllowed(values.serviceType, callbackRequired) ? values.paymentMethod : 'onsite';
+      const payload: BookingPayload = {
+        customer: {
+          name: values.customerName.trim(),
+          email: values.customerEmail.trim(),
+          phone: values.customerPhone.trim(),
+        },
+        vehicle: {
+          make: values.vehicleMake.trim(),
+          model: values.vehicleModel.trim(),
+          year: Number(values.vehicleYear),
+          registration: values.registration.trim().toUpperCase(),
+        },
+        job: {
+          serviceType: values.serviceType,
+          scheduledDate: values.date,
+          timeSlot: values.timeSlot,
+          address: values.address.trim(),
+          suburb: values.suburb.trim(),
+          postcode: values.postcode.trim(),
+          tyreSize: size,
+          tyreQuantity: usesTyreDetails(values.serviceType) ? values.quantity : null,
+          notes: values.notes.trim() || null,
+          paymentMethod: method,
+        },
+      };
+
+      if (method === 'prepaid') {
+        let answer;
+        try {
+          answer = await createQuote(payload, keyFor(payload));
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 409) {
+            slotProblem(MESSAGES.slotTakenTitle, MESSAGES.slotTaken);
+          } else {
+            const message = error instanceof ApiError ? error.serverMessage : undefined;
+            toast({
+              title: MESSAGES.bookingFailedTitle,
+              description: message ?? MESSAGES.bookingFailed,
+              variant: 'destructive',
+            });
+          }
+          return;
+        }
+        let photosFailed = false;
+        if (photos.length > 0 && answer.jobId) {
+          photosFailed = !(await uploadPhotos(answer.jobId, photos).then(
+            () => true,
+            () => false,
+          ));
+        }
+        setOutcome({
+          kind: 'prepaid',
+          bookingToken: answer.bookingToken,
+          amount: answer.amount,
+          currency: answer.currency,
+          expiresAt: answer.expiresAt,
+          values,
+          photosFailed,
+        });
+      } else {
+        const onsitePayload: BookingPayload = {
+          ...payload,
+          job: {
+            ...payload.job,
+            paymentMethod: 'onsite',
+            status: 'new',
+            ...(quote.data && !quote.data.callbackRequired
+              ? { customerValue: String(quote.data.total) }
+              : {}),
+          },
+        };
+        let answer;
+        try {
+          answer = await createBooking(onsitePayload, keyFor(onsitePayload));
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 409) {
+            slotProblem(MESSAGES.slotTakenTitle, MESSAGES.slotTaken);
+          } else {
+            toast({
+              title: MESSAGES.bookingErrorTitle,
+              description: MESSAGES.bookingError,
+              variant: 'destructive',
+            });
+          }
+          return;
+        }
+        // Onsite: create, then upload the photos, then confirm.
+        let photosFailed = false;
+        if (photos.length > 0) {
+          photosFailed = !(await uploadPhotos(answer.jobId, photos).then(
+            () => true,
+            () => false,
+          ));
+        }
+        setOutcome({
+          kind: 'onsite',
+          jobNumber: answer.jobNumber,
+          values,
+          total: quote.data && !quote.data.callbackRequired ? quote.data.total : null,
+          photosFailed,
+        });
+      }
+      void queryClient.invalidateQueries({ queryKey: TIME_SLOTS_ROOT });
+      goTo(7);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    if (step < 6) {
+      void next();
+      return;
+    }
+    if (step === 6) {
+      void form.handleSubmit(submit, (errors) => {
+        // Errors on an earlier step (e.g. the date) take the customer back there.
+        const order: Step[] = [1, 2, 3, 4, 6];
+        const target = order.find((s) => STEP_FIELDS[s].some((f) => errors[f]));
+        if (target !== undefined && target !== 6) {
+          if (target === 1 && (errors.date || errors.timeSlot)) {
+            toast({ title: MESSAGES.dateAndSlot, variant: 'destructive' });
+          }
+          goTo(target);
+        } else {
+          focusFirstError(STEP_FIELDS[6]);
+        }
+      })(event);
+    }
+  };
+
+  const continueToPayment = () => {
+    if (outcome?.kind !== 'prepaid') return;
+    const token = outcome.bookingToken;
+    resetAll();
+    onClose();
+    navigate(`/checkout/${encodeURIComponent(token)}`);
+  };
+
+  const percent = stepPercent(step);
+  const headingProps = {
+    headingId: stepHeadingId,
+    headingRef: (el: HTMLHeadingElement | null) => {
+      headingEl.current = el;
+    },
+  };
+  const prepaid = paymentMethod === 'prepaid' && prepaidAllowed;
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="bk-dialog"
+      aria-labelledby={titleId}
+      aria-describedby={stepHeadingId}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!submitting) close();
+      }}
+    >
+      <div className="bk-dialog__panel">
+        <header className="bk-dialog__header">
+          <h2 id={titleId} className="bk-dialog__title">
+            Book a Service
+          </h2>
+          <button
+            type="button"
+            className="pub-icon-button"
+            aria-label="Close booking"
+            onClick={close}
+            disabled={submitting}
+          >
+            <CloseIcon />
+          </button>
+        </header>
+        <div className="bk-progress">
+          <p className="bk-progress__label">
+            <span>
+              Step {step} of {TOTAL_STEPS}
+            </span>
+            <span>{percent}%</span>
+          </p>
+          <div
+            className="bk-progress__track"
+            role="progressbar"
+            aria-label="Booking progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            aria-valuetext={`Step ${step} of ${TOTAL_STEPS}, ${percent}%`}
+          >
+            <div className="bk-progress__bar" style={{ width: `${percent}%` }} />
+          </div>
+          <p className="bk-sr-only" aria-live="polite">
+            {announcement}
+          </p>
+        </div>
+
+        <FormProvider {...form}>
+          <form className="bk-dialog__form" noValidate onSubmit={onSubmit} aria-busy={submitting}>
+            <div className="bk-dialog__body">
+              {step === 1 && <DateStep {...headingProps} />}
+              {step === 2 && <ServiceStep {...headingProps} />}
+              {step === 3 && (
+                <TyreStep
+                  {...headingProps}
+                  tyreSize={tyreSize}
+                  quote={quote.data}
+                  quoteLoading={quote.isFetching}
+                  prepaid={prepaid}
+                  onSingleTyre={() => setSingleTyre(true)}
+                />
+              )}
+              {step === 4 && <LocationStep {...headingProps} />}
+              {step === 5 && (
+                <PhotoStep
+                  {...headingProps}
+                  photos={photos}
+                  onChange={setPhotos}
+                  max={photoLimit}
+                  tyreSizeKnown={tyreSize !== null}
+                />
+              )}
+              {step === 6 && (
+                <ContactStep
+                  {...headingProps}
+                  prepaidAllowed={prepaidAllowed}
+                  serviceType={serviceType}
+                  quote={quote.data}
+                  quoteLoading={quote.isFetching}
+                />
+              )}
+              {step === 7 && outcome && (
+                <Confirmation
+                  {...headingProps}
+                  outcome={outcome}
+                  phone={business.phone}
+                  phoneText={phoneLabel(business)}
+                />
+              )}
+            </div>
+
+            <footer className="bk-dialog__footer">
+              {step > 1 && step < TOTAL_STEPS && (
+                <button type="button" className="pub-btn pub-btn--ghost" onClick={back} disabled={submitting}>
+                  Back
+                </button>
+              )}
+              {step < 6 && (
+                <button type="submit" className="pub-btn pub-btn--primary bk-dialog__primary">
+                  Next
+                </button>
+              )}
+              {step === 6 && (
+                <button
+                  type="submit"
+                  className="pub-btn pub-btn--primary bk-dialog__primary"
+                  disabled={submitting}
+                >
+                  {submitting ? (
+                    <>
+                      <span className="pub-spinner pub-spinner--sm" aria-hidden="true" /> Please wait…
+                    </>
+                  ) : prepaid ? (
+                    'Confirm & Pay'
+                  ) : (
+                    'Confirm Booking'
+                  )}
+                </button>
+              )}
+              {step === TOTAL_STEPS && outcome?.kind === 'prepaid' && (
+                <button
+                  type="button"
+                  className="pub-btn pub-btn--primary bk-dialog__primary"
+                  onClick={continueToPayment}
+                >
+                  Continue to Secure Payment
+                </button>
+              )}
+              {step === TOTAL_STEPS && outcome?.kind === 'onsite' && (
+                <button type="button" className="pub-btn pub-btn--primary bk-dialog__primary" onClick={close}>
+                  Done
+                </button>
+              )}
+            </footer>
+          </form>
+        </FormProvider>
+      </div>
+      <SingleTyreWarning
+        open={open && singleTyre}
+        onKeep={() => setSingleTyre(false)}
+        onPair={() => {
+          setValue('quantity', 2, { shouldValidate: true });
+          setSingleTyre(false);
+        }}
+      />
+    </dialog>
+  );
+}
+
+function Confirmation({
+  outcome,
+  phone,
+  phoneText,
+  headingId,
+  headingRef,
+}: {
+  outcome: Outcome;
+  phone: string | null;
+  phoneText: string | null;
+  headingId: string;
+  headingRef: (el: HTMLHeadingElement | null) => void;
+}) {
+  const v = outcome.values;
+  const details = (
+    <dl className="bk-summary">
+      <div className="bk-summary__row">
+        <dt>Service</dt>
+        <dd>{serviceLabel(v.serviceType)}</dd>
+      </div>
+      <div className="bk-summary__row">
+        <dt>When</dt>
+        <dd>
+          {formatLongDate(v.date)}, {v.timeSlot}
+        </dd>
+      </div>
+      <div className="bk-summary__row">
+        <dt>Where</dt>
+        <dd>
+          {v.address}, {v.suburb} {v.postcode}
+        </dd>
+      </div>
+      <div className="bk-summary__row">
+        <dt>Vehicle</dt>
+        <dd>
+          {v.vehicleYear} {v.vehicleMake} {v.vehicleModel} ({v.registration.toUpperCase()})
+        </dd>
+      </div>
+    </dl>
+  );
+  const photoNote = outcome.photosFailed && (
+    <p className="bk-hint bk-hint--warn" role="status">
+      Your photos could not be uploaded. No problem: you can show them to the technician.
+    </p>
+  );
+  if (outcome.kind === 'prepaid') {
+    return (
+      <div className="bk-step bk-done">
+        <h3 id={headingId} ref={headingRef} tabIndex={-1} className="bk-step__title">
+          Almost done: secure your booking
+        </h3>
+        <p className="bk-step__lead">
+          Your time slot is held for you. Pay {formatMoney(outcome.amount)} by card to confirm it (a 1.7% card
+          surcharge applies).
+          {outcome.expiresAt && (
+            <>
+              {' '}
+              The hold ends at{' '}
+              {new Date(outcome.expiresAt).toLocaleTimeString('en-AU', {
+                hour: 'numeric',
+                minute: '2-digit',
+                timeZone: 'Australia/Perth',
+              })}
+              .
+            </>
+          )}
+        </p>
+        {details}
+        {photoNote}
+      </div>
+    );
+  }
+  return (
+    <div className="bk-step bk-done">
+      <span className="bk-done__icon" aria-hidden="true">
+        <CheckIcon />
+      </span>
+      <h3 id={headingId} ref={headingRef} tabIndex={-1} className="bk-step__title">
+        Booking Confirmed!
+      </h3>
+      <p className="bk-step__lead">
+        Your booking number is <strong className="bk-done__number">{outcome.jobNumber}</strong>. Our
+        technician will come to you during your time slot.
+        {outcome.total !== null && <> You pay {formatMoney(outcome.total)} on site.</>}
+      </p>
+      {details}
+      {photoNote}
+      {phone && (
+        <p className="bk-hint">
+          Need to change something? Call <a href={`tel:${phone}`}>{phoneText}</a>.
+        </p>
+      )}
+    </div>
+  );
+}

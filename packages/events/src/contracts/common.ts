@@ -1,0 +1,83 @@
+/**
+ * Building blocks shared by the event payloads. Values follow the product spec (sections 3, 4, 7 and 9).
+ * Ids are UUIDs (every service generates UUID primary keys), dates are `YYYY-MM-DD` in business time
+ * (Australia/Perth), instants are ISO-8601 date-times and money is a 2-decimal string (see `money`).
+ */
+import { z } from 'zod';
+
+export { money } from '../money';
+
+export const id = z.uuid();
+/** A calendar date, `YYYY-MM-DD` (business time zone Australia/Perth). */
+export const isoDate = z.iso.date();
+/** An instant, ISO-8601 with `Z` or an offset (e.g. `new Date().toISOString()`). */
+export const isoDateTime = z.iso.datetime({ offset: true });
+
+export const serviceType = z.enum(['new-tyres', 'puncture-repair', 'battery-service', 'emergency-callout']);
+export type ServiceType = z.infer<typeof serviceType>;
+
+export const timeSlot = z.enum(['8-10 AM', '10-12 AM', '12-2 PM', '2-4 PM']);
+export type TimeSlot = z.infer<typeof timeSlot>;
+
+export const paymentMethod = z.enum(['onsite', 'prepaid']);
+export type PaymentMethod = z.infer<typeof paymentMethod>;
+
+export const paymentStatus = z.enum(['pending', 'paid', 'failed', 'refunded']);
+export type PaymentStatus = z.infer<typeof paymentStatus>;
+
+/**
+ * Job status as stored by the jobs service (the dashboard vocabulary) plus `cancelled` (a cancelled job frees
+ * its slot). The schedule view's labels (pending, confirmed, in_progress...) are a presentation mapping.
+ */
+export const jobStatus = z.enum(['new', 'in-progress', 'completed', 'invoiced', 'paid', 'cancelled']);
+export type JobStatus = z.infer<typeof jobStatus>;
+
+export const userRole = z.enum(['admin', 'technician']);
+export type UserRole = z.infer<typeof userRole>;
+
+export const customerInvoiceStatus = z.enum(['draft', 'sent', 'paid', 'overdue', 'cancelled']);
+export type CustomerInvoiceStatus = z.infer<typeof customerInvoiceStatus>;
+
+export const lineItemCategory = z.enum(['callout', 'tyre', 'labour', 'battery', 'note']);
+export type LineItemCategory = z.infer<typeof lineItemCategory>;
+
+export const expenseCategory = z.enum([
+  'cost-of-goods-sold',
+  'fuel',
+  'rent',
+  'utilities',
+  'marketing',
+  'insurance',
+  'subscriptions',
+  'admin',
+  'tools',
+  'vehicle',
+  'misc',
+]);
+export type ExpenseCategory = z.infer<typeof expenseCategory>;
+
+/** Purchase invoices use the expense categories (always cost-of-goods-sold when created from a job). */
+export const purchaseCategory = expenseCategory;
+
+export const customer = z.object({
+  name: z.string().min(1).max(200),
+  email: z.email(),
+  phone: z.string().min(1).max(50),
+});
+export type Customer = z.infer<typeof customer>;
+
+export const vehicle = z.object({
+  make: z.string().min(1).max(100),
+  model: z.string().min(1).max(100),
+  year: z.int().min(1900).max(2100),
+  color: z.string().max(50).nullable().optional(),
+  registration: z.string().min(1).max(20),
+});
+export type Vehicle = z.infer<typeof vehicle>;
+
+/** A (date, time slot) pair: what a reservation holds. */
+export const slot = z.object({ scheduledDate: isoDate, timeSlot });
+export type Slot = z.infer<typeof slot>;
+
+/** The user who made a change, or null for system/customer actions. */
+export const actorId = id.nullable();

@@ -1,0 +1,151 @@
+/**
+ * The event catalogue. Each file holds one event at one version; the unversioned names (`BookingCreated`) point
+ * at the version producers emit today. A breaking change adds a `.v2` file beside the v1 one, the producer emits
+ * both until every consumer has moved, then v1 is removed.
+ */
+import { BookingCreatedV1 } from './booking-created.v1';
+import { BookingPhotoAddedV1 } from './booking-photo-added.v1';
+import { BookingQuotedV1 } from './booking-quoted.v1';
+import { BookingExpiredV1 } from './booking-expired.v1';
+import { SlotBlockedV1 } from './slot-blocked.v1';
+import { SlotUnblockedV1 } from './slot-unblocked.v1';
+import { JobStatusChangedV1 } from './job-status-changed.v1';
+import { JobCompletedV1 } from './job-completed.v1';
+import { JobAssignedV1 } from './job-assigned.v1';
+import { JobRescheduledV1 } from './job-rescheduled.v1';
+import { JobDeletedV1 } from './job-deleted.v1';
+import { CustomerInvoiceIssuedV1 } from './customer-invoice-issued.v1';
+import { CustomerInvoiceUpdatedV1 } from './customer-invoice-updated.v1';
+import { CustomerInvoiceDeletedV1 } from './customer-invoice-deleted.v1';
+import { PurchaseInvoiceRecordedV1 } from './purchase-invoice-recorded.v1';
+import { PurchaseInvoiceUpdatedV1 } from './purchase-invoice-updated.v1';
+import { PurchaseInvoiceDeletedV1 } from './purchase-invoice-deleted.v1';
+import { ExpenseRecordedV1 } from './expense-recorded.v1';
+import { ExpenseUpdatedV1 } from './expense-updated.v1';
+import { ExpenseDeletedV1 } from './expense-deleted.v1';
+import { PaymentSucceededV1 } from './payment-succeeded.v1';
+import { PaymentFailedV1 } from './payment-failed.v1';
+import { UserCreatedV1 } from './user-created.v1';
+import { UserStatusChangedV1 } from './user-status-changed.v1';
+import { SmsRequestedV1 } from './sms-requested.v1';
+import { EmailRequestedV1 } from './email-requested.v1';
+import type { EventOf } from '../envelope';
+
+/** Shared payload building blocks (enums of the spec, customer, vehicle, ...): `schemas.timeSlot.options`. */
+export * as schemas from './common';
+export type {
+  Customer,
+  CustomerInvoiceStatus,
+  ExpenseCategory,
+  JobStatus,
+  LineItemCategory,
+  PaymentMethod,
+  PaymentStatus,
+  ServiceType,
+  Slot,
+  TimeSlot,
+  UserRole,
+  Vehicle,
+} from './common';
+export * from './booking-created.v1';
+export * from './booking-photo-added.v1';
+export * from './booking-quoted.v1';
+export * from './booking-expired.v1';
+export * from './slot-blocked.v1';
+export * from './slot-unblocked.v1';
+export * from './job-status-changed.v1';
+export * from './job-completed.v1';
+export * from './job-assigned.v1';
+export * from './job-rescheduled.v1';
+export * from './job-deleted.v1';
+export * from './customer-invoice-issued.v1';
+export * from './customer-invoice-updated.v1';
+export * from './customer-invoice-deleted.v1';
+export * from './purchase-invoice-recorded.v1';
+export * from './purchase-invoice-updated.v1';
+export * from './purchase-invoice-deleted.v1';
+export * from './expense-recorded.v1';
+export * from './expense-updated.v1';
+export * from './expense-deleted.v1';
+export * from './payment-succeeded.v1';
+export * from './payment-failed.v1';
+export * from './user-created.v1';
+export * from './user-status-changed.v1';
+export * from './sms-requested.v1';
+export * from './email-requested.v1';
+
+// Current versions (what producers emit and consumers subscribe to by default).
+export const BookingCreated = BookingCreatedV1;
+export const BookingPhotoAdded = BookingPhotoAddedV1;
+export const BookingQuoted = BookingQuotedV1;
+export const BookingExpired = BookingExpiredV1;
+export const SlotBlocked = SlotBlockedV1;
+export const SlotUnblocked = SlotUnblockedV1;
+export const JobStatusChanged = JobStatusChangedV1;
+export const JobCompleted = JobCompletedV1;
+export const JobAssigned = JobAssignedV1;
+export const JobRescheduled = JobRescheduledV1;
+export const JobDeleted = JobDeletedV1;
+export const CustomerInvoiceIssued = CustomerInvoiceIssuedV1;
+export const CustomerInvoiceUpdated = CustomerInvoiceUpdatedV1;
+export const CustomerInvoiceDeleted = CustomerInvoiceDeletedV1;
+export const PurchaseInvoiceRecorded = PurchaseInvoiceRecordedV1;
+export const PurchaseInvoiceUpdated = PurchaseInvoiceUpdatedV1;
+export const PurchaseInvoiceDeleted = PurchaseInvoiceDeletedV1;
+export const ExpenseRecorded = ExpenseRecordedV1;
+export const ExpenseUpdated = ExpenseUpdatedV1;
+export const ExpenseDeleted = ExpenseDeletedV1;
+export const PaymentSucceeded = PaymentSucceededV1;
+export const PaymentFailed = PaymentFailedV1;
+export const UserCreated = UserCreatedV1;
+export const UserStatusChanged = UserStatusChangedV1;
+export const SmsRequested = SmsRequestedV1;
+export const EmailRequested = EmailRequestedV1;
+
+/** Every contract of every version still in use. Add new versions here. */
+export const contractList = [
+  BookingCreatedV1,
+  BookingPhotoAddedV1,
+  BookingQuotedV1,
+  BookingExpiredV1,
+  SlotBlockedV1,
+  SlotUnblockedV1,
+  JobStatusChangedV1,
+  JobCompletedV1,
+  JobAssignedV1,
+  JobRescheduledV1,
+  JobDeletedV1,
+  CustomerInvoiceIssuedV1,
+  CustomerInvoiceUpdatedV1,
+  CustomerInvoiceDeletedV1,
+  PurchaseInvoiceRecordedV1,
+  PurchaseInvoiceUpdatedV1,
+  PurchaseInvoiceDeletedV1,
+  ExpenseRecordedV1,
+  ExpenseUpdatedV1,
+  ExpenseDeletedV1,
+  PaymentSucceededV1,
+  PaymentFailedV1,
+  UserCreatedV1,
+  UserStatusChangedV1,
+  SmsRequestedV1,
+  EmailRequestedV1,
+] as const;
+
+export type KnownContract = (typeof contractList)[number];
+export type EventType = KnownContract['type'];
+/** Any known event, discriminated by `type`. */
+export type AnyEvent = { [C in KnownContract as C['type']]: EventOf<C> }[EventType];
+export type ContractByType = { [C in KnownContract as C['type']]: C };
+
+function byType<const L extends readonly KnownContract[]>(list: L): ContractByType {
+  const out: Record<string, KnownContract> = {};
+  for (const contract of list) {
+    if (out[contract.type]) throw new Error(`Duplicate event contract ${contract.type}`);
+    out[contract.type] = contract;
+  }
+  return Object.freeze(out) as ContractByType;
+}
+
+/** The registry: contract by type (routing key). */
+export const contracts: ContractByType = byType(contractList);

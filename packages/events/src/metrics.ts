@@ -1,0 +1,32 @@
+/**
+ * Optional hooks for metrics (e.g. prom-client counters and histograms). Every hook is optional and is called
+ * synchronously; a hook that throws is ignored so metrics can never break delivery.
+ */
+export interface EventMetrics {
+  /** A publish attempt finished (after the broker confirmed, or failed). */
+  published?(info: { type: string; outcome: 'ok' | 'error'; durationMs: number }): void;
+  /** A delivery finished. `duplicate`: acked without effect because the inbox had already seen it. */
+  consumed?(info: {
+    type: string;
+    outcome: 'ack' | 'retry' | 'dead-letter';
+    duplicate: boolean;
+    durationMs: number;
+    attempt: number;
+  }): void;
+  /** One outbox relay batch finished. */
+  outboxBatch?(info: { published: number; failed: number; durationMs: number }): void;
+}
+
+export function callMetric<K extends keyof EventMetrics>(
+  metrics: EventMetrics | undefined,
+  key: K,
+  info: Parameters<NonNullable<EventMetrics[K]>>[0],
+): void {
+  const hook = metrics?.[key] as ((arg: typeof info) => void) | undefined;
+  if (!hook) return;
+  try {
+    hook.call(metrics, info);
+  } catch {
+    // metrics must never break delivery
+  }
+}

@@ -1,0 +1,268 @@
+import { contracts } from './contracts';
+import type { EventEnvelope } from './envelope';
+import { errorFields, errorMessage, noopLogger, type Logger } from './logger';
+import { callMetric, type EventMetrics } from './metrics';
+import type { Publisher } from './publisher';
+import { parseEnvelope, type ContractRegistry } from './registry';
+import { quoteIdent, type SqlExecutor, type TransactionRunner } from './sql';
+
+export interface OutboxOptions {
+  /** The service's Postgres schema holding `outbox_events`, e.g. "jobs". */
+  schema: string;
+  /** Validate envelopes before writing (default true; uses the catalogue). */
+  validate?: boolean;
+  registry?: ContractRegistry;
+}
+
+export interface Outbox {
+  readonly schema: string;
+  /** Writes the events inside the caller's transaction (`tx`); they are published after it commits. */
+  enqueue(tx: SqlExecutor, events: EventEnvelope | readonly EventEnvelope[]): Promise<void>;
+}
+
+/**
+ * Inserts outbox rows with the caller's executor: a Prisma interactive-transaction client (`tx`), a
+ * `pgExecutor` transaction, or anything with `$executeRawUnsafe`. Call it in the same transaction as the state
+ * change. Invalid events throw (EventParseError) so the transaction rolls back.
+ */
+export async function enqueue(
+  tx: SqlExecutor,
+  events: EventEnvelope | readonly EventEnvelope[],
+  options: OutboxOptions,
+): Promise<void> {
+  const list: readonly EventEnvelope[] = Array.isArray(events) ? events : [events as EventEnvelope];
+  if (list.length === 0) return;
+  const table = `${quoteIdent(options.schema)}."outbox_events"`;
+  const registry: ContractRegistry = options.registry ?? contracts;
+  const values: unknown[] = [];
+  const rows: string[] = [];
+  for (const event of list) {
+    const payload = options.validate === false ? event : parseEnvelope(event, registry).envelope;
+    const n = values.length;
+    rows.push(`($${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb)`);
+    values.push(payload.id, payload.type, JSON.stringify(payload));
+  }
+  await tx.$executeRawUnsafe(
+    `INSERT INTO ${table} ("id", "type", "payload") VALUES ${rows.join(', ')}`,
+    ...values,
+  );
+}
+
+/** Binds `enqueue` to a schema: `outbox.enqueue(tx, event)`. */
+export function createOutbox(options: OutboxOptions): Outbox {
+  quoteIdent(options.schema);
+  return {
+    schema: options.schema,
+    enqueue: (tx, events) => enqueue(tx, events, options),
+  };
+}
+
+export interface OutboxRelayOptions {
+  /** Runs transactions: a Prisma client or `pgExecutor(pool)`. */
+  db: TransactionRunner;
+  schema: string;
+  /** Usually `createPublisher({ url, name: '<service>-publisher', prefix })`. */
+  publisher: Pick<Publisher, 'publish'>;
+  logger?: Logger;
+  /** Poll interval when idle (default 250 ms). `wake()` skips the wait. */
+  intervalMs?: number;
+  /** Rows claimed per transaction (default 100). */
+  batchSize?: number;
+  /** Per-row backoff after a failed publish: initialMs * multiplier^attempts, capped (1 s, x2, max 60 s). */
+  backoff?: { initialMs?: number; multiplier?: number; maxMs?: number };
+  /** Prisma interactive transaction timeout for one batch (default 60 s; pg ignores it). */
+  transactionTimeoutMs?: number;
+  /** Delete rows published longer ago than this (default 7 days; 0 disables). Checked every 10 minutes. */
+  retainPublishedMs?: number;
+  metrics?: EventMetrics;
+}
+
+export interface OutboxRelay {
+  start(): void;
+  /** Stops polling and waits for the running batch to finish. */
+  stop(): Promise<void>;
+  /** Publish now (e.g. right after a commit) instead of at the next poll. */
+  wake(): void;
+  /** One batch: claim, publish, mark. Exposed for tests and scripts. */
+  runOnce(): Promise<{ published: number; failed: number }>;
+  isRunning(): boolean;
+}
+
+interface OutboxRow {
+  id: string;
+  type: string;
+  payload: unknown;
+  attempts: number;
+}
+
+/**
+ * Publishes pending outbox rows. Each batch runs in one transaction: `SELECT ... FOR UPDATE SKIP LOCKED`
+ * (oldest first) so several replicas never publish the same row at once, publish each with confirms, then mark
+ * sent rows `published_at = now()` and give failed rows `attempts + 1`, `last_error` and a later
+ * `available_at`. With the broker down every publish fails fast, rows stay pending and are sent once it is
+ * back. Delivery is at least once (a crash between confirm and commit republishes): consumers use the inbox.
+ */
+export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const table = `${quoteIdent(options.schema)}."outbox_events"`;
+  const log = (options.logger ?? noopLogger).child({ component: 'outbox-relay', schema: options.schema });
+  const intervalMs = options.intervalMs ?? 250;
+  const batchSize = options.batchSize ?? 100;
+  const initialMs = options.backoff?.initialMs ?? 1000;
+  const multiplier = options.backoff?.multiplier ?? 2;
+  const maxMs = options.backoff?.maxMs ?? 60_000;
+  const txTimeout = options.transactionTimeoutMs ?? 60_000;
+  const retainMs = options.retainPublishedMs ?? 7 * 24 * 3600_000;
+
+  let running = false;
+  let stopping = false;
+  let woken = false;
+  let loop: Promise<void> | undefined;
+  let sleeper: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  let lastPurge = 0;
+
+  const delayFor = (attempts: number) => Math.min(maxMs, Math.round(initialMs * multiplier ** attempts));
+
+  async function runOnce(): Promise<{ published: number; failed: number }> {
+    const started = Date.now();
+    const result = await options.db.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
+          `SELECT "id", "type", "payload", "attempts" FROM ${table}
+           WHERE "published_at" IS NULL AND "available_at" <= now()
+           ORDER BY "created_at", "id"
+           LIMIT $1::int
+           FOR UPDATE SKIP LOCKED`,
+          batchSize,
+        );
+        if (rows.length === 0) return { published: 0, failed: 0 };
+        const outcomes = await Promise.allSettled(
+          rows.map((row) => {
+            const payload =
+              typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
+            return options.publisher.publish(payload as EventEnvelope);
+          }),
+        );
+        const sent: string[] = [];
+        const failed: { id: string; error: string; delay_ms: number }[] = [];
+        outcomes.forEach((outcome, i) => {
+          const row = rows[i] as OutboxRow;
+          if (outcome.status === 'fulfilled') sent.push(row.id);
+          else
+            failed.push({
+              id: row.id,
+              error: errorMessage(outcome.reason),
+              delay_ms: delayFor(row.attempts),
+            });
+        });
+        if (sent.length > 0) {
+          await tx.$executeRawUnsafe(
+            `UPDATE ${table} SET "published_at" = now()
+             WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`,
+            JSON.stringify(sent),
+          );
+        }
+        if (failed.length > 0) {
+          await tx.$executeRawUnsafe(
+            `UPDATE ${table} AS o
+             SET "attempts" = o."attempts" + 1,
+                 "last_error" = f.error,
+                 "available_at" = now() + f.delay_ms * interval '1 millisecond'
+             FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, error text, delay_ms integer)
+             WHERE o."id" = f.id`,
+            JSON.stringify(failed),
+          );
+          log.warn(
+            { failed: failed.length, published: sent.length, firstError: failed[0]?.error },
+            'outbox publish failed; rows stay pending',
+          );
+        } else {
+          log.debug({ published: sent.length }, 'outbox batch published');
+        }
+        return { published: sent.length, failed: failed.length };
+      },
+      { timeout: txTimeout, maxWait: 10_000 },
+    );
+    callMetric(options.metrics, 'outboxBatch', { ...result, durationMs: Date.now() - started });
+    return result;
+  }
+
+  async function purgePublished(): Promise<void> {
+    if (retainMs <= 0 || Date.now() - lastPurge < 10 * 60_000) return;
+    lastPurge = Date.now();
+    try {
+      await options.db.$transaction((tx) =>
+        Promise.resolve(
+          tx.$executeRawUnsafe(
+            `DELETE FROM ${table} WHERE "id" IN (
+               SELECT "id" FROM ${table}
+               WHERE "published_at" IS NOT NULL AND "published_at" < now() - $1::int * interval '1 millisecond'
+               LIMIT 10000)`,
+            Math.min(retainMs, 2 ** 31 - 1),
+          ),
+        ),
+      );
+    } catch (err) {
+      log.warn(errorFields(err), 'outbox purge failed');
+    }
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        sleeper = undefined;
+        resolve();
+      }, ms);
+      sleeper = { timer, resolve };
+    });
+  }
+
+  function interrupt(): void {
+    const s = sleeper;
+    if (!s) return;
+    sleeper = undefined;
+    clearTimeout(s.timer);
+    s.resolve();
+  }
+
+  async function run(): Promise<void> {
+    let dbFailures = 0;
+    while (!stopping) {
+      woken = false;
+      let result: { published: number; failed: number } | undefined;
+      try {
+        result = await runOnce();
+        dbFailures = 0;
+        await purgePublished();
+      } catch (err) {
+        dbFailures += 1;
+        log.error({ ...errorFields(err), dbFailures }, 'outbox relay batch failed');
+      }
+      if (stopping) break;
+      if (result && result.failed === 0 && result.published >= batchSize) continue; // more are waiting
+      if (woken) continue;
+      await sleep(result ? intervalMs : Math.min(30_000, intervalMs * 2 ** Math.min(dbFailures, 10)));
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      stopping = false;
+      loop = run().finally(() => {
+        running = false;
+      });
+    },
+    async stop() {
+      stopping = true;
+      interrupt();
+      await loop;
+    },
+    wake() {
+      woken = true;
+      interrupt();
+    },
+    runOnce,
+    isRunning: () => running,
+  };
+}

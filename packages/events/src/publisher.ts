@@ -1,0 +1,181 @@
+import type { ConfirmChannel, Options } from 'amqplib';
+import { AmqpConnection, type ManagedChannel, type ReconnectOptions } from './connection';
+import type { EventEnvelope } from './envelope';
+import { noopLogger, type Logger } from './logger';
+import { callMetric, type EventMetrics } from './metrics';
+import { parseEnvelope, type ContractRegistry } from './registry';
+import { assertExchanges, exchangeNames, HEADERS } from './topology';
+import { contracts } from './contracts';
+
+export interface PublisherOptions {
+  /** Broker URL; the publisher then owns its connection (named `${name}`). */
+  url?: string;
+  /** Or share an existing connection (the publisher then never closes it). */
+  connection?: AmqpConnection;
+  /** Connection name shown in RabbitMQ, e.g. "jobs-publisher" (default "publisher"). */
+  name?: string;
+  /** EVENT_PREFIX. */
+  prefix?: string;
+  logger?: Logger;
+  /** How long `publish` waits for a usable channel while disconnected before failing (default 5000 ms). */
+  connectTimeoutMs?: number;
+  /** How long `publish` waits for the broker's confirm (default 10000 ms). */
+  confirmTimeoutMs?: number;
+  /** Validate every envelope against the registry before sending (default true). */
+  validate?: boolean;
+  registry?: ContractRegistry;
+  metrics?: EventMetrics;
+  heartbeatSeconds?: number;
+  reconnect?: ReconnectOptions;
+}
+
+export interface Publisher {
+  /** The connection used (owned by the publisher when it was created with a url). */
+  readonly connection: AmqpConnection;
+  /** Resolves once the broker has confirmed the (persistent) message; rejects otherwise. */
+  publish(envelope: EventEnvelope): Promise<void>;
+  /** True while a confirm channel is open. */
+  isReady(): boolean;
+  close(): Promise<void>;
+}
+
+/** AMQP properties for an envelope: persistent, messageId = event id, ids also in headers. */
+export function messageProperties(envelope: EventEnvelope): Options.Publish {
+  const headers: Record<string, unknown> = {
+    [HEADERS.eventId]: envelope.id,
+    [HEADERS.eventType]: envelope.type,
+    [HEADERS.correlationId]: envelope.correlationId,
+  };
+  if (envelope.causationId !== undefined) headers[HEADERS.causationId] = envelope.causationId;
+  const occurred = Date.parse(envelope.occurredAt);
+  return {
+    persistent: true,
+    messageId: envelope.id,
+    correlationId: envelope.correlationId,
+    type: envelope.type,
+    appId: envelope.source,
+    contentType: 'application/json',
+    contentEncoding: 'utf-8',
+    timestamp: Number.isFinite(occurred) ? Math.floor(occurred / 1000) : Math.floor(Date.now() / 1000),
+    headers,
+  };
+}
+
+/** Publishes on a confirm channel and waits for the broker's ack. */
+export function publishConfirmed(
+  channel: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  content: Buffer,
+  options: Options.Publish,
+  timeoutMs: number,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      reject(new Error(`No publisher confirm within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const done = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err)
+        reject(err instanceof Error ? err : new Error(`Broker refused the message (nack): ${String(err)}`));
+      else resolve();
+    };
+    try {
+      channel.publish(exchange, routingKey, content, options, (err) => done(err));
+    } catch (err) {
+      done(err ?? new Error('publish failed'));
+    }
+  });
+}
+
+function isChannelClosed(err: unknown): boolean {
+  const e = err as { name?: string; message?: string } | null;
+  return (
+    e?.name === 'IllegalOperationError' || /\b(channel|connection) (is )?closed\b/i.test(e?.message ?? '')
+  );
+}
+
+export function createPublisher(options: PublisherOptions): Publisher {
+  if (!options.connection && !options.url) throw new Error('createPublisher needs a url or a connection');
+  const prefix = options.prefix ?? '';
+  const logger = (options.logger ?? noopLogger).child({ component: 'publisher' });
+  const ownsConnection = !options.connection;
+  const connection =
+    options.connection ??
+    new AmqpConnection({
+      url: options.url as string,
+      name: options.name ?? 'publisher',
+      logger: options.logger ?? noopLogger,
+      ...(options.heartbeatSeconds !== undefined ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
+      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+    });
+  const { exchange } = exchangeNames(prefix);
+  const registry: ContractRegistry = options.registry ?? contracts;
+  const validate = options.validate ?? true;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? 10_000;
+
+  const channel: ManagedChannel = connection.channel({
+    name: 'publish',
+    setup: (ch) => assertExchanges(ch, prefix),
+    ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+  });
+  if (ownsConnection) connection.start();
+  let closed = false;
+
+  return {
+    connection,
+    async publish(envelope) {
+      if (closed) throw new Error('Publisher is closed');
+      const started = Date.now();
+      try {
+        if (validate) parseEnvelope(envelope, registry);
+        const content = Buffer.from(JSON.stringify(envelope));
+        for (let attempt = 1; ; attempt++) {
+          const ch = await channel.waitForReady(Math.max(1, connectTimeoutMs - (Date.now() - started)));
+          try {
+            await publishConfirmed(
+              ch,
+              exchange,
+              envelope.type,
+              content,
+              messageProperties(envelope),
+              confirmTimeoutMs,
+            );
+            break;
+          } catch (err) {
+            // The channel died under this publish (connection lost, broker restart): whether the broker got
+            // the message is unknown, so send it once more on the next channel. Consumers dedupe (inbox).
+            if (attempt >= 2 || !isChannelClosed(err)) throw err;
+            logger.debug({ eventId: envelope.id }, 'channel closed during publish; retrying once');
+          }
+        }
+        callMetric(options.metrics, 'published', {
+          type: envelope.type,
+          outcome: 'ok',
+          durationMs: Date.now() - started,
+        });
+      } catch (err) {
+        callMetric(options.metrics, 'published', {
+          type: envelope.type,
+          outcome: 'error',
+          durationMs: Date.now() - started,
+        });
+        throw err;
+      }
+    },
+    isReady: () => channel.isReady(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await channel.close();
+      if (ownsConnection) await connection.close();
+      logger.debug({}, 'publisher closed');
+    },
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The minimal SQL surface the outbox and inbox need. A Prisma client, a Prisma interactive-transaction client
+ * and `pgExecutor(pool | client)` all satisfy it.
+ */
+export interface SqlExecutor {
+  $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number>;
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
+}
+
+export interface TransactionOptions {
+  /** Prisma: longest wait for a connection (ms). */
+  maxWait?: number;
+  /** Prisma: longest transaction (ms); Prisma's default is 5000. */
+  timeout?: number;
+}
+
+/** Something that runs a callback in a transaction, Prisma-style: `prisma.$transaction(async (tx) => ...)`. */
+export interface TransactionRunner<TTx extends SqlExecutor = SqlExecutor> {
+  $transaction<R>(fn: (tx: TTx) => Promise<R>, options?: TransactionOptions): PromiseLike<R>;
+}
+
+export type TransactionalSqlExecutor<TTx extends SqlExecutor = SqlExecutor> = SqlExecutor &
+  TransactionRunner<TTx>;
+
+// --- pg adapter (structural types, so this package does not depend on pg) ---
+
+interface PgResult {
+  rows: unknown[];
+  rowCount: number | null;
+}
+export interface PgQueryable {
+  query(text: string, values?: unknown[]): Promise<PgResult>;
+}
+export interface PgPoolClientLike extends PgQueryable {
+  release(err?: Error | boolean): void;
+}
+export interface PgPoolLike extends PgQueryable {
+  connect(): Promise<PgPoolClientLike>;
+  totalCount: number;
+}
+
+/** A pg-backed executor; `$transaction` checks a client out of a pool (or uses the given client). */
+export type PgExecutor = TransactionalSqlExecutor<SqlExecutor>;
+
+function executorOn(q: PgQueryable): SqlExecutor {
+  return {
+    async $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
+      const res = await q.query(query, values);
+      return res.rowCount ?? 0;
+    },
+    async $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> {
+      const res = await q.query(query, values);
+      return res.rows as T;
+    },
+  };
+}
+
+function isPool(db: PgQueryable): db is PgPoolLike {
+  return (
+    typeof (db as Partial<PgPoolLike>).totalCount === 'number' &&
+    typeof (db as PgPoolLike).connect === 'function'
+  );
+}
+
+async function inTransaction<R>(
+  client: PgQueryable,
+  fn: (tx: SqlExecutor) => Promise<R>,
+  onBroken: () => void = () => undefined,
+): Promise<R> {
+  await client.query('BEGIN');
+  try {
+    const result = await fn(executorOn(client));
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(onBroken);
+    throw err;
+  }
+}
+
+/**
+ * Adapts a pg Pool or Client (or PoolClient) to `SqlExecutor` + `$transaction`.
+ * With a Pool each transaction runs on its own checked-out client; with a Client, transactions run on that
+ * client (one at a time: do not share a single Client between concurrent transactions).
+ */
+export function pgExecutor(db: PgQueryable): PgExecutor {
+  const base = executorOn(db);
+  return {
+    ...base,
+    async $transaction<R>(fn: (tx: SqlExecutor) => Promise<R>): Promise<R> {
+      if (!isPool(db)) return inTransaction(db, fn);
+      const client = await db.connect();
+      let broken = false;
+      try {
+        return await inTransaction(client, fn, () => {
+          broken = true;
+        });
+      } finally {
+        // A client whose ROLLBACK failed is in an unknown state: destroy it instead of pooling it.
+        client.release(broken);
+      }
+    },
+  };
+}
+
+// --- identifiers and DDL ---
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** Quotes a schema/table identifier after checking it is a plain name (no injection through config). */
+export function quoteIdent(name: string): string {
+  if (!IDENT.test(name)) throw new Error(`Invalid SQL identifier: ${JSON.stringify(name)}`);
+  return `"${name}"`;
+}
+
+export interface OutboxInboxSqlOptions {
+  /** Prefix with `CREATE SCHEMA IF NOT EXISTS` (default true). */
+  createSchema?: boolean;
+  /** Use IF NOT EXISTS so the script can run twice (default true). */
+  ifNotExists?: boolean;
+}
+
+/**
+ * The outbox and inbox tables for one service schema, as the statements Prisma generates for the
+ * `OutboxEvent` / `InboxEvent` models (same types, defaults, constraint and index names), so a migration
+ * built from this and one diffed from the Prisma schema agree.
+ */
+export function outboxInboxStatements(schema: string, options: OutboxInboxSqlOptions = {}): string[] {
+  const s = quoteIdent(schema);
+  const ine = options.ifNotExists === false ? '' : 'IF NOT EXISTS ';
+  const statements: string[] = [];
+  if (options.createSchema !== false) statements.push(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+  statements.push(
+    `CREATE TABLE ${ine}${s}."outbox_events" (
+    "id" UUID NOT NULL,
+    "type" TEXT NOT NULL,
+    "payload" JSONB NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "available_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "published_at" TIMESTAMPTZ(3),
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "last_error" TEXT,
+    CONSTRAINT "outbox_events_pkey" PRIMARY KEY ("id")
+)`,
+    `CREATE INDEX ${ine}"outbox_events_published_at_available_at_idx" ON ${s}."outbox_events"("published_at", "available_at")`,
+    `CREATE TABLE ${ine}${s}."inbox_events" (
+    "event_id" UUID NOT NULL,
+    "handler" TEXT NOT NULL,
+    "handled_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "inbox_events_pkey" PRIMARY KEY ("event_id","handler")
+)`,
+  );
+  return statements;
+}
+
+/** `outboxInboxStatements` joined into one script (for a migration.sql or a multi-statement pg query). */
+export function outboxInboxSql(schema: string, options?: OutboxInboxSqlOptions): string {
+  return `${outboxInboxStatements(schema, options).join(';\n\n')};\n`;
+}

@@ -1,0 +1,31 @@
+import client from 'prom-client';
+import type { RequestHandler } from 'express';
+
+export interface Metrics {
+  registry: client.Registry;
+  httpDuration: client.Histogram<'method' | 'route' | 'status'>;
+  middleware: RequestHandler;
+}
+
+export function createMetrics(service: string): Metrics {
+  const registry = new client.Registry();
+  registry.setDefaultLabels({ service });
+  client.collectDefaultMetrics({ register: registry });
+  const httpDuration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const middleware: RequestHandler = (req, res, next) => {
+    const end = httpDuration.startTimer();
+    res.on('finish', () => {
+      // The matched route pattern (not the raw URL) keeps label cardinality bounded.
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      end({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  };
+  return { registry, httpDuration, middleware };
+}

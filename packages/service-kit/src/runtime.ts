@@ -1,0 +1,161 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import {
+  AmqpConnection,
+  createEventBus,
+  createOutbox,
+  createOutboxRelay,
+  createPublisher,
+  type EventBus,
+  type Outbox,
+  type OutboxRelay,
+  type Publisher,
+  type SqlExecutor,
+  type TransactionRunner,
+} from '@tyres/events';
+import type { Logger } from 'pino';
+import { createServiceApp, type ReadinessCheck } from './app';
+import { identityMiddleware } from './identity';
+import { createRedis, pingRedis } from './redis';
+import { Lifecycle, startHttpServer, type HttpServerHandle } from './server';
+
+/** What every service's Prisma client offers that the runtime needs. */
+export type ServiceDb = SqlExecutor & TransactionRunner & { $disconnect(): Promise<void> };
+
+export interface RuntimeConfig {
+  PORT: number;
+  HOST?: string;
+  AMQP_URL: string;
+  REDIS_URL: string;
+  EVENT_PREFIX: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+}
+
+/** Everything main.ts hands to its HTTP layer and event handlers. */
+export interface RuntimeParts<TDb extends ServiceDb> {
+  db: TDb;
+  logger: Logger;
+  redis: Redis;
+  publisher: Publisher;
+  outbox: Outbox;
+  relay: OutboxRelay;
+  bus: EventBus;
+  readiness: Record<string, ReadinessCheck>;
+  lifecycle: Lifecycle;
+}
+
+export interface HttpLayer {
+  app: Express;
+  setDraining(): void;
+  onUpgrade?: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+}
+
+export interface ServiceRuntimeOptions<TDb extends ServiceDb> {
+  /** Service name: queue, connection names and log field. */
+  name: string;
+  /** The service's Postgres schema (outbox and inbox tables live there). */
+  schema: string;
+  config: RuntimeConfig;
+  logger: Logger;
+  db: TDb;
+  /** Registers event subscriptions (bus.subscribe(...)); a service without any consumes nothing. */
+  subscribe?: (parts: RuntimeParts<TDb>) => void;
+  /** Builds the HTTP app once the parts exist. */
+  http: (parts: RuntimeParts<TDb>) => HttpLayer | Promise<HttpLayer>;
+  /** Starts queue workers etc.; register their closing with parts.lifecycle.onShutdown. */
+  start?: (parts: RuntimeParts<TDb>) => Promise<void>;
+}
+
+export interface ServiceRuntime<TDb extends ServiceDb> extends RuntimeParts<TDb> {
+  server: HttpServerHandle;
+  shutdown(reason?: string): Promise<void>;
+}
+
+/**
+ * The composition every service shares: Postgres (Prisma), Redis, the RabbitMQ publisher + outbox relay, the
+ * consumer bus, HTTP with health/readiness, and an ordered graceful shutdown (stop taking traffic, drain HTTP,
+ * stop consuming and wait for handlers, flush the relay, close connections).
+ */
+export async function startService<TDb extends ServiceDb>(options: ServiceRuntimeOptions<TDb>): Promise<ServiceRuntime<TDb>> {
+  const { name, config, logger, db, schema } = options;
+  const lifecycle = new Lifecycle(logger);
+  const redis = createRedis(config.REDIS_URL);
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
+
+  const amqp = new AmqpConnection({ url: config.AMQP_URL, name: `${name}-${process.pid}`, logger }).start();
+  const publisher = createPublisher({ connection: amqp, name: `${name}-publisher`, prefix: config.EVENT_PREFIX, logger });
+  const outbox = createOutbox({ schema });
+  const relay = createOutboxRelay({ db, schema, publisher, logger });
+  const bus = createEventBus({ connection: amqp, service: name, prefix: config.EVENT_PREFIX, logger });
+
+  let consumes = false;
+  const readiness: Record<string, ReadinessCheck> = {
+    database: async () => {
+      await db.$queryRawUnsafe('SELECT 1');
+    },
+    redis: () => pingRedis(redis),
+    broker: async () => {
+      if (!publisher.isReady() || (consumes && !bus.isReady())) throw new Error('not connected to RabbitMQ');
+    },
+  };
+  const parts: RuntimeParts<TDb> = { db, logger, redis, publisher, outbox, relay, bus, readiness, lifecycle };
+
+  if (options.subscribe) {
+    options.subscribe(parts);
+    consumes = true;
+  }
+  const httpLayer = await options.http(parts);
+
+  // Start order: consumers and relay come up in the background so a broker outage never blocks boot (readiness
+  // reports it instead); HTTP listens last.
+  relay.start();
+  if (consumes) void bus.start({ wait: false });
+  if (options.start) await options.start(parts);
+  const server = await startHttpServer(httpLayer.app, config.PORT, config.HOST);
+  if (httpLayer.onUpgrade) server.server.on('upgrade', httpLayer.onUpgrade);
+  logger.info({ port: server.port }, `${name} listening`);
+
+  // Shutdown order matters: readiness fails first, then in-flight requests drain, then consumers finish their
+  // handlers, the relay finishes its batch, and only then connections close.
+  lifecycle.onShutdown('readiness', () => httpLayer.setDraining());
+  lifecycle.onShutdown('http', () => server.close(config.SHUTDOWN_TIMEOUT_MS));
+  lifecycle.onShutdown('consumers', () => (consumes ? bus.close() : undefined));
+  lifecycle.onShutdown('outbox relay', () => relay.stop());
+  lifecycle.onShutdown('publisher', () => publisher.close());
+  lifecycle.onShutdown('amqp', () => amqp.close());
+  lifecycle.onShutdown('redis', () => redis.quit().catch(() => redis.disconnect()));
+  lifecycle.onShutdown('database', () => db.$disconnect());
+
+  return { ...parts, server, shutdown: (reason = 'shutdown') => lifecycle.shutdown(reason) };
+}
+
+/** main.ts entry: config errors and start-up failures print clearly and exit non-zero. */
+export function runMain(name: string, main: () => Promise<{ lifecycle: Lifecycle; shutdownTimeoutMs: number }>): void {
+  main()
+    .then(({ lifecycle, shutdownTimeoutMs }) => lifecycle.handleSignals(shutdownTimeoutMs))
+    .catch((err: unknown) => {
+      // Plain stderr: the logger may not exist yet when config is the problem.
+      process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    });
+}
+
+/**
+ * The standard HTTP layer of a domain service: health/readiness/metrics, the gateway-signed identity, the
+ * service's routers, then the 404 and error handlers.
+ */
+export function serviceHttp(options: {
+  name: string;
+  logger: Logger;
+  readiness: Record<string, ReadinessCheck>;
+  identityPublicKey: string;
+  jsonLimit?: string;
+  routes: (app: Express) => void;
+}): HttpLayer {
+  const svc = createServiceApp({ name: options.name, logger: options.logger, readiness: options.readiness, jsonLimit: options.jsonLimit });
+  svc.app.use(identityMiddleware(options.identityPublicKey));
+  options.routes(svc.app);
+  return { app: svc.finalize(), setDraining: svc.setDraining };
+}

@@ -1,0 +1,849 @@
+#!/usr/bin/env node
+// `npm run bench:reporting`: the reporting service under a realistic two-year history, end to end.
+//
+//   1. Seed: 100,000 customer invoices, 50,000 purchase invoices, 50,000 expenses (+ 20,000 completed jobs) spread
+//      over two years are published as contract events to RabbitMQ while reporting is stopped; reporting is then
+//      started and the time to fold the backlog gives the projection catch-up rate (events/s).
+//   2. Reports: GST, purchases/payables and enhanced P&L for one quarter and for the whole range, measured
+//      sequentially over HTTP (full body read). Budget: p95 < 300 ms each.
+//   3. Rebuild: `node services/reporting/dist/rebuild.js` over the whole store (rate), then every report must be
+//      byte-identical to before.
+//   4. Freshness: invoices and expenses written in billing, then polled in the GST report until they show.
+//      Through the billing service's HTTP API when it starts and accepts the writes; otherwise the events are
+//      written into a real outbox table and published by the outbox relay (createOutboxRelay, as billing does).
+//      Budget: p95 < 1 s from the write returning.
+//
+// Sizes: BENCH_INVOICES, BENCH_PURCHASES, BENCH_EXPENSES, BENCH_JOBS, BENCH_ITERATIONS, BENCH_FRESHNESS_WRITES.
+// BENCH_REUSE=1 keeps the database of the previous run (already seeded) and skips step 1.
+// Uses its own database (BENCH_DATABASE_URL, default .../tyres_bench_reporting, recreated) and a unique EVENT_PREFIX.
+import { spawn } from 'node:child_process';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import amqplib from 'amqplib';
+import pg from 'pg';
+import events from '@tyres/events';
+import serviceKit from '@tyres/service-kit';
+import { checkInfra, DEFAULTS, ROOT, run } from './lib/stack.mjs';
+
+const {
+  createEvent,
+  createOutbox,
+  createOutboxRelay,
+  createPublisher,
+  outboxInboxSql,
+  pgExecutor,
+  serviceTopology,
+  BookingCreated,
+  CustomerInvoiceIssued,
+  ExpenseRecorded,
+  JobCompleted,
+  PurchaseInvoiceRecorded,
+} = events;
+const { signIdentity } = serviceKit;
+
+const N_INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
+const N_PURCHASES = Number(process.env.BENCH_PURCHASES ?? 50_000);
+const N_EXPENSES = Number(process.env.BENCH_EXPENSES ?? 50_000);
+const N_JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
+const FRESHNESS_WRITES = Number(process.env.BENCH_FRESHNESS_WRITES ?? 90);
+const REUSE = process.env.BENCH_REUSE === '1';
+const REPORT_BUDGET_MS = 300;
+const FRESHNESS_BUDGET_MS = 1000;
+
+// Two years up to "today" (Perth); the quarter is the last complete one in it.
+const RANGE_START = '2024-11-22';
+const RANGE_END = '2026-11-21';
+const QUARTER = { startDate: '2026-07-01', endDate: '2026-09-30' };
+
+const REPORTING_PORT = Number(process.env.BENCH_REPORTING_PORT ?? 13004);
+const BILLING_PORT = Number(process.env.BENCH_BILLING_PORT ?? 13003);
+
+// --- small helpers ------------------------------------------------------------------------------------------------
+
+/** Deterministic PRNG (mulberry32), so every run seeds the same history. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = prng(20261121);
+const pick = (list) => list[Math.floor(rand() * list.length)];
+const int = (min, max) => min + Math.floor(rand() * (max - min + 1));
+const money = (cents) =>
+  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+const roundDiv = (n, d) => Math.floor((2 * n + d) / (2 * d)); // halves up, non-negative integers
+const addDays = (date, days) => {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+};
+const RANGE_DAYS = Math.round((Date.parse(RANGE_END) - Date.parse(RANGE_START)) / 86_400_000);
+const randomDate = () => addDays(RANGE_START, int(0, RANGE_DAYS));
+const daysBefore = (date) => Math.round((Date.parse(RANGE_END) - Date.parse(date)) / 86_400_000);
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const stats = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  return { n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1] };
+};
+const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const meta = (source) => ({ source, correlationId: randomUUID() });
+/** The figures depend on what else the machine runs: print it with them. */
+const machine = () =>
+  `${os.cpus().length} CPUs, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')} (1/5/15 min)`;
+
+const CUSTOMERS = [
+  'Alice Nguyen',
+  'Ben Smith',
+  'Chloe Patel',
+  'Dan Murphy',
+  'Erin Walsh',
+  'Farah Khan',
+  'George Brown',
+  'Hannah Lee',
+  'Isaac Chen',
+  'Jess Taylor',
+];
+const SUPPLIERS = [
+  'Tyre Wholesale WA',
+  'Battery World',
+  'Bridgestone Select',
+  'Bob Jane Trade',
+  'Tyrepower Supply',
+  'Jaycar',
+  'Repco Trade',
+  'Burson',
+  'Supercheap Trade',
+  'Tyres4U Wholesale',
+];
+const EXPENSE_SUPPLIERS = {
+  fuel: ['Ampol', 'BP', 'Caltex'],
+  rent: ['Perth Van Storage'],
+  utilities: ['Synergy', 'Water Corp'],
+  marketing: ['Google Ads', 'Meta Ads'],
+  insurance: ['RAC Insurance'],
+  subscriptions: ['Xero', 'Telstra'],
+  admin: ['Officeworks'],
+  tools: ['Total Tools', 'Bunnings'],
+  vehicle: ['Toyota Service'],
+  misc: ['Kmart'],
+};
+const EXPENSE_CATEGORIES = Object.keys(EXPENSE_SUPPLIERS);
+const SERVICE_TYPES = ['new-tyres', 'puncture-repair', 'battery-service', 'emergency-callout'];
+
+// --- the history --------------------------------------------------------------------------------------------------
+
+function invoiceEvent(i) {
+  const invoiceDate = randomDate();
+  const age = daysBefore(invoiceDate);
+  const r = rand();
+  const status =
+    r < 0.03
+      ? 'cancelled'
+      : r < 0.1
+        ? 'draft'
+        : age > 45
+          ? rand() < 0.97
+            ? 'paid'
+            : 'overdue'
+          : rand() < 0.5
+            ? 'paid'
+            : 'sent';
+  const items = [{ category: 'callout', quantity: 1, unitPrice: 8980 }];
+  const kind = pick(['tyres', 'tyres', 'puncture', 'battery']);
+  if (kind === 'tyres') {
+    const q = int(1, 4);
+    items.push(
+      { category: 'tyre', quantity: q, unitPrice: int(9000, 32000) },
+      { category: 'labour', quantity: q, unitPrice: 4000 },
+    );
+  } else if (kind === 'puncture') items.push({ category: 'labour', quantity: 1, unitPrice: 4000 });
+  else items.push({ category: 'battery', quantity: 1, unitPrice: int(15000, 35000) });
+  const lines = items.map((it, n) => ({
+    id: randomUUID(),
+    description: `${it.category} ${n + 1}`,
+    category: it.category,
+    quantity: it.quantity,
+    unitPrice: money(it.unitPrice),
+    totalPrice: money(it.quantity * it.unitPrice),
+  }));
+  const subtotal = items.reduce((s, it) => s + it.quantity * it.unitPrice, 0);
+  const gst = roundDiv(subtotal, 10);
+  const updatedAt = new Date(Date.parse(`${invoiceDate}T02:00:00Z`) + int(0, 3600) * 1000).toISOString();
+  return createEvent(
+    CustomerInvoiceIssued,
+    {
+      invoiceId: randomUUID(),
+      invoiceNumber: `INV-${String(i + 1).padStart(6, '0')}`,
+      jobId: randomUUID(),
+      jobNumber: `JOB-${String(i + 1).padStart(6, '0')}`,
+      customerName: pick(CUSTOMERS),
+      status,
+      invoiceDate,
+      dueDate: addDays(invoiceDate, 30),
+      subtotalAmount: money(subtotal),
+      gstAmount: money(gst),
+      totalAmount: money(subtotal + gst),
+      items: lines,
+      sentAt: status === 'sent' || status === 'paid' || status === 'overdue' ? updatedAt : null,
+      paidAt: status === 'paid' ? updatedAt : null,
+      updatedAt,
+      issuedAt: updatedAt,
+    },
+    meta('billing'),
+  );
+}
+
+function purchaseEvent(i) {
+  const invoiceDate = randomDate();
+  const total = int(3000, 250000);
+  const gst = roundDiv(total, 11);
+  const isPaid = daysBefore(invoiceDate) > 40 ? rand() < 0.98 : rand() < 0.4;
+  const updatedAt = `${invoiceDate}T03:00:00.000Z`;
+  return createEvent(
+    PurchaseInvoiceRecorded,
+    {
+      purchaseInvoiceId: randomUUID(),
+      jobId: rand() < 0.8 ? randomUUID() : null,
+      invoiceNumber: `PO-${String(i + 1).padStart(6, '0')}`,
+      supplierName: pick(SUPPLIERS),
+      invoiceDate,
+      dueDate: addDays(invoiceDate, 30),
+      subtotal: money(total - gst),
+      gstAmount: money(gst),
+      totalAmount: money(total),
+      category: 'cost-of-goods-sold',
+      isPaid,
+      paidAt: isPaid ? updatedAt : null,
+      updatedAt,
+      recordedAt: updatedAt,
+    },
+    meta('billing'),
+  );
+}
+
+function expenseEvent(i) {
+  const expenseDate = randomDate();
+  const category = pick(EXPENSE_CATEGORIES);
+  const amount = int(1000, 300000);
+  const withDue = rand() < 0.5;
+  const isPaid = !withDue || (daysBefore(expenseDate) > 40 ? rand() < 0.98 : rand() < 0.4);
+  const updatedAt = `${expenseDate}T04:00:00.000Z`;
+  return createEvent(
+    ExpenseRecorded,
+    {
+      expenseId: randomUUID(),
+      expenseDate,
+      supplierName: pick(EXPENSE_SUPPLIERS[category]),
+      invoiceNumber: rand() < 0.7 ? `EX-${String(i + 1).padStart(6, '0')}` : null,
+      description: `${category} expense`,
+      amount: money(amount),
+      gstAmount: money(roundDiv(amount, 11)),
+      category,
+      dueDate: withDue ? addDays(expenseDate, 14) : null,
+      isPaid,
+      paidAt: isPaid ? updatedAt : null,
+      updatedAt,
+      recordedAt: updatedAt,
+    },
+    meta('billing'),
+  );
+}
+
+function jobCompletedEvent(i) {
+  const date = randomDate();
+  return createEvent(
+    JobCompleted,
+    {
+      jobId: randomUUID(),
+      jobNumber: `JOBC-${String(i + 1).padStart(6, '0')}`,
+      serviceType: pick(SERVICE_TYPES),
+      scheduledDate: date,
+      timeSlot: '10-12 AM',
+      suburb: 'Perth',
+      customerValue: money(int(4000, 120000)),
+      purchaseCost: null,
+      assignedTechnicianId: null,
+      customer: { name: pick(CUSTOMERS), email: 'customer@example.com', phone: '0400000000' },
+      completedAt: `${date}T05:00:00.000Z`,
+    },
+    meta('jobs'),
+  );
+}
+
+// --- processes ----------------------------------------------------------------------------------------------------
+
+function startProcess(name, script, env) {
+  const child = spawn(process.execPath, [path.join(ROOT, script)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tail = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on('data', (chunk) => {
+      tail.push(...String(chunk).split('\n').filter(Boolean));
+      if (tail.length > 40) tail.splice(0, tail.length - 40);
+    });
+  }
+  return { name, child, tail, port: Number(env.PORT) };
+}
+
+async function waitReady(proc, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.child.exitCode !== null)
+      throw new Error(`${proc.name} exited (${proc.child.exitCode}):\n${proc.tail.join('\n')}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${proc.port}/readyz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline)
+      throw new Error(`${proc.name} not ready on ${proc.port}:\n${proc.tail.join('\n')}`);
+    await sleep(200);
+  }
+}
+
+function stopProcess(proc, timeoutMs = 20_000) {
+  return new Promise((resolve) => {
+    if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => proc.child.kill('SIGKILL'), timeoutMs);
+    proc.child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    proc.child.kill('SIGTERM');
+  });
+}
+
+// --- main ---------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const databaseUrl =
+    process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/tyres_bench_reporting';
+  const amqpUrl = process.env.AMQP_URL ?? DEFAULTS.AMQP_URL;
+  const redisUrl = process.env.REDIS_URL ?? DEFAULTS.REDIS_URL;
+  if (!(await checkInfra({ DATABASE_URL: databaseUrl, AMQP_URL: amqpUrl, REDIS_URL: redisUrl })))
+    process.exit(1);
+
+  const prefix = `bench-rep-${Date.now().toString(36)}.`;
+  const keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const privateKey = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const publicKey = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const adminToken = () =>
+    signIdentity(privateKey, { id: randomUUID(), username: 'bench', role: 'admin' }, 600);
+
+  // Fresh database.
+  const dbName = new URL(databaseUrl).pathname.slice(1);
+  const adminUrl = new URL(databaseUrl);
+  adminUrl.pathname = '/postgres';
+  if (!REUSE) {
+    const admin = new pg.Client({ connectionString: adminUrl.toString() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${dbName}"`);
+    await admin.end();
+  }
+
+  const env = { ...process.env, DATABASE_URL: databaseUrl, AMQP_URL: amqpUrl, REDIS_URL: redisUrl };
+  await run('npm', ['run', 'prisma:generate'], { env, stdio: 'ignore' });
+  await run('npx', ['tsc', '-b', 'services/reporting'], { env });
+  await run(process.execPath, ['scripts/db-migrate.mjs', 'deploy', 'reporting'], { env, stdio: 'ignore' });
+
+  const serviceEnv = {
+    ...env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    EVENT_PREFIX: prefix,
+    REDIS_PREFIX: prefix,
+    INTERNAL_JWT_PUBLIC_KEY: publicKey,
+  };
+  const reportingEnv = { ...serviceEnv, PORT: String(REPORTING_PORT) };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const stored = async () =>
+    Number((await pool.query('SELECT count(*)::int AS n FROM reporting.events')).rows[0].n);
+
+  let reporting;
+  let billing;
+  let relay;
+  const publishers = [];
+  // Ctrl-C / SIGTERM: stop the child services and remove the bench's queues before leaving.
+  let interrupted = false;
+  const onSignal = (signal) => {
+    if (interrupted) return;
+    interrupted = true;
+    console.log(`\n${signal}: stopping the services and cleaning up`);
+    Promise.allSettled([stopProcess(billing), stopProcess(reporting)])
+      .then(() => cleanupBroker(amqpUrl, prefix))
+      .catch(() => undefined)
+      .finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  console.log(`Machine: ${machine()}`);
+  try {
+    let total;
+    if (REUSE) {
+      reporting = startProcess('reporting', 'services/reporting/dist/main.js', reportingEnv);
+      await waitReady(reporting);
+      total = await stored();
+      console.log(`Reusing the seeded database (${total} stored events); seeding and catch-up skipped`);
+    } else {
+      // Declare reporting's queue and bindings, then stop it so the whole history waits as a backlog.
+      reporting = startProcess('reporting', 'services/reporting/dist/main.js', reportingEnv);
+      await waitReady(reporting);
+      await stopProcess(reporting);
+
+      // 1. Seed --------------------------------------------------------------------------------------------------
+      total = N_INVOICES + N_PURCHASES + N_EXPENSES + N_JOBS;
+      console.log(
+        `Seeding ${N_INVOICES} customer invoices, ${N_PURCHASES} purchase invoices, ${N_EXPENSES} expenses and ${N_JOBS} completed jobs (${RANGE_START} to ${RANGE_END}) = ${total} events`,
+      );
+      const publisher = createPublisher({ url: amqpUrl, prefix, name: 'bench-reporting-seed' });
+      publishers.push(publisher);
+      const makers = [
+        [N_INVOICES, invoiceEvent],
+        [N_PURCHASES, purchaseEvent],
+        [N_EXPENSES, expenseEvent],
+        [N_JOBS, jobCompletedEvent],
+      ];
+      const seedStarted = Date.now();
+      const WINDOW = 500;
+      for (const [count, make] of makers) {
+        for (let offset = 0; offset < count; offset += WINDOW) {
+          const batch = [];
+          for (let i = offset; i < Math.min(count, offset + WINDOW); i++)
+            batch.push(publisher.publish(make(i)));
+          await Promise.all(batch);
+        }
+      }
+      const publishMs = Date.now() - seedStarted;
+      console.log(
+        `  published ${total} events (confirmed) in ${(publishMs / 1000).toFixed(1)} s (${Math.round((total / publishMs) * 1000)} events/s)`,
+      );
+
+      // Catch-up: start reporting on the backlog.
+      const catchupStarted = Date.now();
+      reporting = startProcess('reporting', 'services/reporting/dist/main.js', reportingEnv);
+      await waitReady(reporting);
+      const readyAt = Date.now();
+      const storedAtReady = await stored();
+      let last = 0;
+      let lastLog = Date.now();
+      for (;;) {
+        const n = await stored();
+        if (n >= total) break;
+        if (reporting.child.exitCode !== null)
+          throw new Error(`reporting exited during catch-up:\n${reporting.tail.join('\n')}`);
+        if (Date.now() - lastLog > 15_000) {
+          console.log(
+            `  ... ${n} / ${total} stored (${Math.round(((n - last) / (Date.now() - lastLog)) * 1000)} events/s)`,
+          );
+          last = n;
+          lastLog = Date.now();
+        }
+        await sleep(250);
+      }
+      // Facts are folded with each event; the day summaries the reports read follow through the day refresher.
+      const dirty = async () =>
+        Number((await pool.query('SELECT count(*)::int AS n FROM reporting.dirty_days')).rows[0].n);
+      while ((await dirty()) > 0) await sleep(100);
+      const catchupMs = Date.now() - catchupStarted;
+      console.log(`  machine during catch-up: ${machine()}`);
+      console.log(
+        `Projection catch-up: ${total} events in ${(catchupMs / 1000).toFixed(1)} s = ${Math.round((total / catchupMs) * 1000)} events/s including process start; ${Math.round(((total - storedAtReady) / (Date.now() - readyAt)) * 1000)} events/s once ready (one replica, prefetch 10; until every event is stored and every day summary refreshed)`,
+      );
+    }
+
+    // 2. Report latency ---------------------------------------------------------------------------------------
+    const reportUrl = (name, period) => {
+      const q = period ? `?startDate=${period.startDate}&endDate=${period.endDate}` : '';
+      return `http://127.0.0.1:${REPORTING_PORT}/api/dashboard/reports/${name}${q}`;
+    };
+    const fetchReport = async (url) => {
+      const res = await fetch(url, { headers: { 'x-identity-token': adminToken() } });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${url} → ${res.status}: ${text.slice(0, 300)}`);
+      return text;
+    };
+    const cases = [];
+    for (const name of ['gst', 'purchases-payables', 'enhanced-pl'])
+      for (const [label, period] of [
+        [`quarter ${QUARTER.startDate}..${QUARTER.endDate}`, QUARTER],
+        ['whole range (no dates)', undefined],
+      ])
+        cases.push({ name, label, url: reportUrl(name, period) });
+
+    console.log(
+      `\nReport latency (sequential, ${ITERATIONS} requests after 3 warm-ups, full body read; budget p95 < ${REPORT_BUDGET_MS} ms)`,
+    );
+    let reportsOk = true;
+    const bodies = new Map();
+    for (const c of cases) {
+      for (let i = 0; i < 3; i++) await fetchReport(c.url);
+      const times = [];
+      let body = '';
+      for (let i = 0; i < ITERATIONS; i++) {
+        const t0 = performance.now();
+        body = await fetchReport(c.url);
+        times.push(performance.now() - t0);
+      }
+      bodies.set(c.url, body);
+      const s = stats(times);
+      const ok = s.p95 < REPORT_BUDGET_MS;
+      reportsOk &&= ok;
+      const size =
+        body.length > 1e6 ? `${(body.length / 1e6).toFixed(1)} MB` : `${(body.length / 1e3).toFixed(1)} kB`;
+      console.log(
+        `  ${c.name.padEnd(19)} ${c.label.padEnd(34)} p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)}  max ${fmt(s.max)}  ${size.padStart(9)}  ${ok ? 'ok' : 'OVER BUDGET'}`,
+      );
+    }
+    const gstAll = JSON.parse(bodies.get(reportUrl('gst')));
+    console.log(
+      `  (whole-range GST report lists ${gstAll.customerInvoices.length} customer invoices and ${gstAll.purchaseInvoices.length} purchase invoices/expenses)`,
+    );
+
+    // 3. Rebuild ----------------------------------------------------------------------------------------------
+    console.log('\nRebuild (npm run reporting:rebuild) while the service runs');
+    const rebuildStarted = Date.now();
+    await run(process.execPath, ['services/reporting/dist/rebuild.js'], {
+      env: { ...env, LOG_LEVEL: 'warn' },
+    });
+    const rebuildMs = Date.now() - rebuildStarted;
+    console.log(
+      `  ${total} events in ${(rebuildMs / 1000).toFixed(1)} s including process start = ${Math.round((total / rebuildMs) * 1000)} events/s`,
+    );
+    const hash = (s) => createHash('sha256').update(s).digest('hex').slice(0, 16);
+    let identical = true;
+    for (const c of cases) {
+      const again = await fetchReport(c.url);
+      if (again !== bodies.get(c.url)) {
+        identical = false;
+        console.log(
+          `  DIFFERENT after rebuild: ${c.name} ${c.label} (${hash(bodies.get(c.url))} → ${hash(again)})`,
+        );
+      }
+    }
+    console.log(
+      identical
+        ? `  all ${cases.length} reports byte-identical after the rebuild`
+        : '  REBUILD CHANGED REPORTS',
+    );
+
+    // 4. Freshness --------------------------------------------------------------------------------------------
+    console.log(
+      `\nFreshness: ${FRESHNESS_WRITES} writes (customer invoices, purchase invoices, expenses in turn), each polled in the GST report until it shows (budget p95 < ${FRESHNESS_BUDGET_MS} ms)`,
+    );
+    const gstDay = (date) => reportUrl('gst', { startDate: date, endDate: date });
+    const visible = async (date, kind, deadlineMs = 10_000) => {
+      const deadline = Date.now() + deadlineMs;
+      for (;;) {
+        const body = JSON.parse(await fetchReport(gstDay(date)));
+        const rows = kind === 'customer-invoice' ? body.customerInvoices : body.purchaseInvoices;
+        if (rows.length > 0) return performance.now();
+        if (Date.now() > deadline)
+          throw new Error(`${kind} dated ${date} not visible after ${deadlineMs} ms`);
+      }
+    };
+    const kinds = ['customer-invoice', 'purchase-invoice', 'business-expense'];
+    // One unseen day per write, after anything a previous run (BENCH_REUSE) left behind.
+    const lastUsed = (
+      await pool.query(`SELECT COALESCE(max("day"), '2039-12-31')::text AS d FROM reporting.gst_day_blocks`)
+    ).rows[0].d;
+    const firstDay = addDays(lastUsed < '2039-12-31' ? '2039-12-31' : lastUsed, 1);
+    const dateOf = (i) => addDays(firstDay, i);
+
+    let mode;
+    let write;
+    const billingReason = await (async () => {
+      try {
+        await run('npx', ['tsc', '-b', 'services/billing'], { env, stdio: 'ignore' });
+        await run(process.execPath, ['scripts/db-migrate.mjs', 'deploy', 'billing'], {
+          env,
+          stdio: 'ignore',
+        });
+      } catch (err) {
+        return `billing does not build or migrate (${err.message})`;
+      }
+      billing = startProcess('billing', 'services/billing/dist/main.js', {
+        ...serviceEnv,
+        PORT: String(BILLING_PORT),
+        PAYMENTS_MODE: 'test',
+        RUN_WORKERS: 'false',
+        BOOKING_URL: 'http://127.0.0.1:9',
+      });
+      try {
+        await waitReady(billing);
+      } catch (err) {
+        return `billing did not start (${err.message.split('\n')[0]})`;
+      }
+      // Billing learns jobs from BookingCreated (a customer or purchase invoice needs one).
+      const jobs = Array.from({ length: Math.ceil(FRESHNESS_WRITES / 3) + 1 }, (_, i) => ({
+        jobId: randomUUID(),
+        jobNumber: `BENCH-${i + 1}`,
+      }));
+      const bookingPublisher = createPublisher({ url: amqpUrl, prefix, name: 'bench-booking' });
+      publishers.push(bookingPublisher);
+      for (const j of jobs)
+        await bookingPublisher.publish(
+          createEvent(
+            BookingCreated,
+            {
+              ...j,
+              customerId: randomUUID(),
+              vehicleId: randomUUID(),
+              serviceType: 'puncture-repair',
+              scheduledDate: '2040-01-01',
+              timeSlot: '10-12 AM',
+              address: '1 Hay Street',
+              suburb: 'Perth',
+              postcode: '6000',
+              tyreSize: null,
+              tyreQuantity: null,
+              tyreBrand: null,
+              notes: null,
+              customerValue: '129.80',
+              paymentMethod: 'onsite',
+              paymentStatus: 'pending',
+              channel: 'staff',
+              customer: { name: 'Bench Customer', email: 'bench@example.com', phone: '0400000000' },
+              vehicle: { make: 'Toyota', model: 'Hilux', year: 2020, registration: 'BENCH1' },
+              createdAt: new Date().toISOString(),
+            },
+            meta('booking'),
+          ),
+        );
+      const billingUrl = `http://127.0.0.1:${BILLING_PORT}`;
+      const post = async (p, body) => {
+        const res = await fetch(billingUrl + p, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-identity-token': adminToken() },
+          body: JSON.stringify(body),
+        });
+        const text = await res.text();
+        if (!res.ok) throw new Error(`POST ${p} → ${res.status}: ${text.slice(0, 200)}`);
+        return text;
+      };
+      const lastJob = jobs[jobs.length - 1].jobId;
+      const knowsJobs = Date.now() + 15_000;
+      for (;;) {
+        const res = await fetch(`${billingUrl}/api/dashboard/purchase-invoices/job/${lastJob}`, {
+          headers: { 'x-identity-token': adminToken() },
+        });
+        if (res.ok) break;
+        if (Date.now() > knowsJobs)
+          return `billing did not learn the bench jobs from BookingCreated (last answer ${res.status})`;
+        await sleep(100);
+      }
+      write = async (i) => {
+        const date = dateOf(i);
+        const kind = kinds[i % 3];
+        const job = jobs[Math.floor(i / 3)].jobId;
+        if (kind === 'customer-invoice')
+          await post('/api/dashboard/customer-invoices', {
+            jobId: job,
+            status: 'sent',
+            invoiceDate: date,
+            dueDate: addDays(date, 30),
+            subtotalAmount: '100.00',
+            gstAmount: '10.00',
+            totalAmount: '110.00',
+          });
+        else if (kind === 'purchase-invoice')
+          await post('/api/dashboard/purchase-invoices', {
+            jobId: job,
+            invoiceNumber: `BENCH-P-${i}`,
+            supplierName: 'Bench Supplier',
+            invoiceDate: date,
+            totalAmount: '110.00',
+            isPaid: false,
+          });
+        else
+          await post('/api/dashboard/business-expenses', {
+            supplierName: 'Bench Fuel',
+            description: 'Fuel',
+            amount: '55.00',
+            category: 'fuel',
+            expenseDate: date,
+            isPaid: true,
+          });
+        return { date, kind };
+      };
+      try {
+        const probe = await write(0);
+        await visible(probe.date, probe.kind);
+      } catch (err) {
+        return `billing API write failed (${err.message})`;
+      }
+      mode = 'through the billing service API (HTTP write → billing outbox → relay → RabbitMQ → reporting)';
+      return undefined;
+    })();
+
+    if (billingReason) {
+      await stopProcess(billing);
+      billing = undefined;
+      console.log(`  billing API not usable: ${billingReason}`);
+      mode =
+        'events written into a real outbox table (own schema in the bench database) and published by createOutboxRelay, as billing does';
+      const schema = 'bench_billing_outbox';
+      await pool.query(outboxInboxSql(schema));
+      const db = pgExecutor(pool);
+      const outbox = createOutbox({ schema });
+      const relayPublisher = createPublisher({ url: amqpUrl, prefix, name: 'bench-billing-publisher' });
+      publishers.push(relayPublisher);
+      relay = createOutboxRelay({ db, schema, publisher: relayPublisher });
+      relay.start();
+      write = async (i) => {
+        const date = dateOf(i);
+        const kind = kinds[i % 3];
+        const now = new Date().toISOString();
+        const event =
+          kind === 'customer-invoice'
+            ? createEvent(
+                CustomerInvoiceIssued,
+                {
+                  invoiceId: randomUUID(),
+                  invoiceNumber: `BENCH-${i}`,
+                  jobId: randomUUID(),
+                  jobNumber: `BENCH-J-${i}`,
+                  customerName: 'Bench Customer',
+                  status: 'sent',
+                  invoiceDate: date,
+                  dueDate: addDays(date, 30),
+                  subtotalAmount: '100.00',
+                  gstAmount: '10.00',
+                  totalAmount: '110.00',
+                  items: [],
+                  sentAt: now,
+                  paidAt: null,
+                  updatedAt: now,
+                  issuedAt: now,
+                },
+                meta('billing'),
+              )
+            : kind === 'purchase-invoice'
+              ? createEvent(
+                  PurchaseInvoiceRecorded,
+                  {
+                    purchaseInvoiceId: randomUUID(),
+                    jobId: null,
+                    invoiceNumber: `BENCH-P-${i}`,
+                    supplierName: 'Bench Supplier',
+                    invoiceDate: date,
+                    dueDate: null,
+                    subtotal: '100.00',
+                    gstAmount: '10.00',
+                    totalAmount: '110.00',
+                    category: 'cost-of-goods-sold',
+                    isPaid: false,
+                    paidAt: null,
+                    updatedAt: now,
+                    recordedAt: now,
+                  },
+                  meta('billing'),
+                )
+              : createEvent(
+                  ExpenseRecorded,
+                  {
+                    expenseId: randomUUID(),
+                    expenseDate: date,
+                    supplierName: 'Bench Fuel',
+                    invoiceNumber: null,
+                    description: 'Fuel',
+                    amount: '55.00',
+                    gstAmount: '5.00',
+                    category: 'fuel',
+                    dueDate: null,
+                    isPaid: true,
+                    paidAt: now,
+                    updatedAt: now,
+                    recordedAt: now,
+                  },
+                  meta('billing'),
+                );
+        await db.$transaction((tx) => outbox.enqueue(tx, event));
+        relay.wake();
+        return { date, kind };
+      };
+      const probe = await write(0);
+      await visible(probe.date, probe.kind);
+    }
+    console.log(`  mode: ${mode}`);
+    const lags = { 'customer-invoice': [], 'purchase-invoice': [], 'business-expense': [] };
+    for (let i = 1; i <= FRESHNESS_WRITES; i++) {
+      const { date, kind } = await write(i);
+      const written = performance.now();
+      const seen = await visible(date, kind);
+      lags[kind].push(seen - written);
+      await sleep(20);
+    }
+    const all = Object.values(lags).flat();
+    const fresh = stats(all);
+    for (const [kind, values] of Object.entries(lags)) {
+      const s = stats(values);
+      console.log(
+        `  ${kind.padEnd(17)} n=${String(s.n).padStart(3)}  p50 ${fmt(s.p50)}  p95 ${fmt(s.p95)}  max ${fmt(s.max)}`,
+      );
+    }
+    const freshOk = fresh.p95 < FRESHNESS_BUDGET_MS;
+    console.log(
+      `  all               n=${String(fresh.n).padStart(3)}  p50 ${fmt(fresh.p50)}  p95 ${fmt(fresh.p95)}  max ${fmt(fresh.max)}  ${freshOk ? 'ok' : 'OVER BUDGET'}`,
+    );
+
+    console.log(`\nMachine at the end: ${machine()}`);
+    console.log(`${reportsOk && freshOk && identical ? 'within budget' : 'OVER BUDGET'}`);
+    if (!(reportsOk && freshOk && identical)) process.exitCode = 1;
+  } finally {
+    await relay?.stop().catch(() => undefined);
+    for (const p of publishers) await p.close().catch(() => undefined);
+    await stopProcess(billing);
+    await stopProcess(reporting);
+    await pool.end();
+    await cleanupBroker(amqpUrl, prefix).catch((err) =>
+      console.error(`broker cleanup failed: ${err.message}`),
+    );
+  }
+}
+
+/** Removes the bench's exchanges and queues (unique prefix per run). */
+async function cleanupBroker(amqpUrl, prefix) {
+  const conn = await amqplib.connect(amqpUrl);
+  try {
+    for (const service of ['reporting', 'billing']) {
+      const t = serviceTopology(service, prefix);
+      for (const q of t.queues) {
+        const ch = await conn.createChannel();
+        ch.on('error', () => undefined);
+        await ch.deleteQueue(q).catch(() => undefined);
+        await ch.close().catch(() => undefined);
+      }
+    }
+    const t = serviceTopology('reporting', prefix);
+    for (const e of t.exchanges) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await ch.deleteExchange(e).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+  } finally {
+    await conn.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+import { loadConfig, serviceEnvSchema } from '@tyres/service-kit';
+import { z } from 'zod';
+
+const url = z.string().url();
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const positiveInt = z.coerce.number().int().positive();
+
+export const configSchema = serviceEnvSchema(3003)
+  .extend({
+    /** The booking service (booking-token lookups for payment intents). */
+    BOOKING_URL: url.default('http://127.0.0.1:3001'),
+
+    // --- Card payments --------------------------------------------------------------------------------------
+    /** Stripe secret key. Without it (PAYMENTS_MODE=auto) the checkout runs in the labelled test mode. */
+    STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'must be a Stripe secret key (sk_...)').optional(),
+    /** Signing secret of the Stripe webhook endpoint (POST /api/payments/webhook). Required with a secret key. */
+    STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+    /** auto: live with STRIPE_SECRET_KEY, test without. live: refuse to start without keys. test: never call Stripe. */
+    PAYMENTS_MODE: z.enum(['auto', 'live', 'test']).default('auto'),
+    /** Stripe API base URL override (a local fake in tests; Stripe's own API otherwise). */
+    STRIPE_API_BASE: url.optional(),
+
+    // --- Invoice email ----------------------------------------------------------------------------------------
+    /** smtp://user:pass@host:587 or smtps://...:465. Without it emails go to the local transport (email log). */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** From address of invoice emails. */
+    EMAIL_FROM: z.string().min(3).default('Mobile Tyres Perth <invoices@localhost>'),
+
+    // --- What invoices print (spec: business name, ABN, contact) ---------------------------------------------
+    BUSINESS_NAME: z.string().min(1).default('Mobile Tyres Perth'),
+    BUSINESS_ABN: z.string().min(1).default('ABN not configured'),
+    BUSINESS_PHONE: z.string().default(''),
+    BUSINESS_EMAIL: z.string().default(''),
+    BUSINESS_ADDRESS: z.string().default('Perth & Peel, Western Australia'),
+    BUSINESS_WEBSITE: z.string().default(''),
+
+    // --- Background work ----------------------------------------------------------------------------------------
+    /** Run the pdf and email workers in this process (default); false for an HTTP-only replica. */
+    RUN_WORKERS: bool.default(true),
+    PDF_CONCURRENCY: positiveInt.default(4),
+    EMAIL_CONCURRENCY: positiveInt.default(2),
+    /** How long POST .../pdf and .../email wait for their job before answering 202 (still queued). */
+    JOB_WAIT_MS: z.coerce.number().int().min(0).default(15_000),
+    /** Attempts of a pdf/email job before it fails (exponential backoff from 1 s). */
+    JOB_ATTEMPTS: positiveInt.default(5),
+  })
+  .superRefine((env, ctx) => {
+    if (env.PAYMENTS_MODE === 'live' && !env.STRIPE_SECRET_KEY)
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'is required when PAYMENTS_MODE=live' });
+    const live = env.PAYMENTS_MODE === 'live' || (env.PAYMENTS_MODE === 'auto' && env.STRIPE_SECRET_KEY);
+    if (live && !env.STRIPE_WEBHOOK_SECRET)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'is required with STRIPE_SECRET_KEY (payments are confirmed by the webhook)',
+      });
+  });
+
+export type Config = z.output<typeof configSchema>;
+
+export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, env);
+
+/** live when Stripe keys are configured (and not forced to test), otherwise the labelled test mode. */
+export function paymentsMode(config: Pick<Config, 'PAYMENTS_MODE' | 'STRIPE_SECRET_KEY'>): 'live' | 'test' {
+  if (config.PAYMENTS_MODE === 'test') return 'test';
+  return config.STRIPE_SECRET_KEY ? 'live' : 'test';
+}

@@ -1,0 +1,77 @@
+import { BUSINESS_TIME_ZONE } from './constants';
+
+/** Calendar dates are `YYYY-MM-DD` strings in business time (Australia/Perth); Postgres DATE columns hold them. */
+export type IsoDate = string;
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const perthFormatter = new Intl.DateTimeFormat('en-CA', {
+  timeZone: BUSINESS_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** The Perth calendar date of an instant. */
+export function perthDate(instant: Date = new Date()): IsoDate {
+  return perthFormatter.format(instant);
+}
+
+/** True for a real calendar date in `YYYY-MM-DD` form (no 2026-02-30). */
+export function isIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === value;
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** A DATE column value (Prisma gives UTC midnight) as `YYYY-MM-DD`. */
+export function fromDbDate(value: Date): IsoDate {
+  return value.toISOString().slice(0, 10);
+}
+
+export function fromDbDateOrNull(value: Date | null | undefined): IsoDate | null {
+  return value ? fromDbDate(value) : null;
+}
+
+/** `YYYY-MM-DD` as the Date Prisma writes to a DATE column. */
+export function toDbDate(value: IsoDate): Date {
+  return new Date(`${value}T00:00:00.000Z`);
+}
+
+export type DateParseResult = { ok: true; value: IsoDate | null } | { ok: false };
+
+/**
+ * Date input of the stored-data rules (spec section 5): a date (`YYYY-MM-DD`), an ISO date-time or any string
+ * Date can parse; instants become their Perth calendar date. Empty (null, undefined, '') is null: the caller decides
+ * whether that is allowed.
+ */
+export function parseDateInput(input: unknown): DateParseResult {
+  if (input === null || input === undefined) return { ok: true, value: null };
+  if (typeof input !== 'string') return { ok: false };
+  const text = input.trim();
+  if (text === '') return { ok: true, value: null };
+  if (ISO_DATE.test(text)) return isIsoDate(text) ? { ok: true, value: text } : { ok: false };
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return { ok: false };
+  return { ok: true, value: perthDate(new Date(ms)) };
+}
+
+/** "21 Nov 2026" for documents and emails. */
+export function formatLongDate(value: IsoDate): string {
+  const m = ISO_DATE.exec(value);
+  if (!m) return value;
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  return `${Number(m[3])} ${months[Number(m[2]) - 1]} ${m[1]}`;
+}

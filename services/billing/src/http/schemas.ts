@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import {
+  CUSTOMER_INVOICE_STATUSES,
+  EXPENSE_CATEGORIES,
+  LINE_ITEM_CATEGORIES,
+} from '../domain/constants';
+import {
+  flag,
+  money,
+  MESSAGES,
+  optionalDate,
+  optionalInstant,
+  optionalMoney,
+  optionalText,
+  positiveQuantity,
+  requiredDate,
+  requiredText,
+} from './fields';
+
+/** Every message the spec names (sections 5 and 8), in one place. */
+export const M = {
+  selectJob: 'Please select a job for this invoice.',
+  dueDateRequired: 'Due date is required',
+  lineItemDescription: 'Please enter a description for the line item.',
+  addLineItem: 'Please add at least one line item to the invoice.',
+  saveInvoiceFirst: 'Invoice must be saved first',
+  invoiceNumberRequired: 'Invoice number is required',
+  supplierNameRequired: 'Supplier name is required',
+  totalPositive: 'Total must be greater than $0',
+  totalNumber: 'Total must be a valid number',
+  categoryRequired: 'Category is required',
+  expenseDateRequired: 'Expense date is required',
+  descriptionRequired: 'Description is required',
+  quantityPositive: 'Quantity must be a positive whole number',
+  unitPriceRequired: 'Unit price is required',
+  unitPriceNonNegative: 'Unit price cannot be negative',
+  amountNonNegative: 'Amount cannot be negative',
+  invalidStatus: 'Invalid status',
+  invalidCategory: 'Invalid category',
+  jobRequired: 'Job is required',
+  bookingTokenRequired: 'Booking token is required',
+  cardNumberRequired: 'Card number is required',
+  ...MESSAGES,
+} as const;
+
+const status = z.enum(CUSTOMER_INVOICE_STATUSES, { error: M.invalidStatus });
+const invoiceAmount = optionalMoney({ invalid: M.decimal, nonNegative: M.amountNonNegative });
+
+// --- customer invoices ---------------------------------------------------------------------------------------
+
+export const createInvoiceSchema = z.object({
+  jobId: z.string({ error: M.selectJob }).trim().min(1, M.selectJob),
+  status: status.nullish().transform((v) => v ?? 'draft'),
+  dueDate: requiredDate(M.dueDateRequired),
+  invoiceDate: optionalDate(),
+  subtotalAmount: invoiceAmount,
+  gstAmount: invoiceAmount,
+  totalAmount: invoiceAmount,
+});
+
+export const updateInvoiceSchema = z.object({
+  jobId: z.string().optional(),
+  status: status.optional(),
+  dueDate: requiredDate(M.dueDateRequired).optional(),
+  invoiceDate: requiredDate('Invoice date is required').optional(),
+  subtotalAmount: invoiceAmount,
+  gstAmount: invoiceAmount,
+  totalAmount: invoiceAmount,
+});
+
+const category = z.enum(LINE_ITEM_CATEGORIES, { error: M.invalidCategory });
+
+export const createItemSchema = z.object({
+  description: requiredText(M.lineItemDescription, 1000),
+  category: category.nullish().transform((v) => v ?? 'labour'),
+  quantity: positiveQuantity(M.quantityPositive),
+  unitPrice: money({ required: M.unitPriceRequired, invalid: M.decimal, nonNegative: M.unitPriceNonNegative }),
+  /** Ignored: the line total is computed on the server (quantity × unit price). */
+  totalPrice: z.any().optional(),
+});
+
+export const updateItemSchema = z.object({
+  description: requiredText(M.lineItemDescription, 1000).optional(),
+  category: category.optional(),
+  quantity: positiveQuantity(M.quantityPositive).optional(),
+  unitPrice: money({ required: M.unitPriceRequired, invalid: M.decimal, nonNegative: M.unitPriceNonNegative }).optional(),
+  totalPrice: z.any().optional(),
+});
+
+export const listInvoicesQuery = z.object({
+  status: z
+    .union([status, z.literal('all'), z.literal('')])
+    .optional()
+    .transform((v) => (v === 'all' || v === '' ? undefined : v)),
+  search: z.string().max(200).optional(),
+  jobId: z.string().uuid('Invalid job id').optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const emailInvoiceSchema = z
+  .object({ to: z.string().trim().email('Valid email required').optional().or(z.literal('').transform(() => undefined)) })
+  .default({});
+
+// --- purchase invoices ----------------------------------------------------------------------------------------
+
+const total = () => money({ required: M.totalNumber, invalid: M.totalNumber, positive: M.totalPositive });
+/** The dialog's field is totalIncGst; the API's totalAmount. Either is accepted. */
+const withTotalAlias = (key: 'totalAmount' | 'amount') => (body: unknown) => {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const b = body as Record<string, unknown>;
+    if (b[key] === undefined && b.totalIncGst !== undefined) return { ...b, [key]: b.totalIncGst };
+  }
+  return body;
+};
+
+export const createPurchaseSchema = z.preprocess(
+  withTotalAlias('totalAmount'),
+  z.object({
+    jobId: z.string({ error: M.jobRequired }).trim().min(1, M.jobRequired),
+    invoiceNumber: requiredText(M.invoiceNumberRequired, 100),
+    supplierName: requiredText(M.supplierNameRequired, 200),
+    invoiceDate: optionalDate(),
+    totalAmount: total(),
+    /** Ignored: GST is total / 11, computed on the server. */
+    gstAmount: z.any().optional(),
+    /** Ignored: always cost-of-goods-sold. */
+    category: z.any().optional(),
+    dueDate: optionalDate(),
+    isPaid: flag('isPaid must be true or false').optional().default(false),
+    paidAt: optionalInstant(),
+    notes: optionalText(5000).optional(),
+  }),
+);
+
+export const updatePurchaseSchema = z.preprocess(
+  withTotalAlias('totalAmount'),
+  z.object({
+    invoiceNumber: requiredText(M.invoiceNumberRequired, 100).optional(),
+    supplierName: requiredText(M.supplierNameRequired, 200).optional(),
+    invoiceDate: requiredDate('Invoice date is required').optional(),
+    totalAmount: total().optional(),
+    gstAmount: z.any().optional(),
+    dueDate: optionalDate(),
+    isPaid: flag('isPaid must be true or false').optional(),
+    paidAt: optionalInstant(),
+    notes: optionalText(5000).optional(),
+  }),
+);
+
+// --- business expenses ----------------------------------------------------------------------------------------
+
+const expenseCategory = z.any().optional().transform((value: unknown, ctx) => {
+  if (value === undefined || value === null || value === '') {
+    ctx.addIssue({ code: 'custom', message: M.categoryRequired });
+    return z.NEVER;
+  }
+  const parsed = z.enum(EXPENSE_CATEGORIES).safeParse(value);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: M.invalidCategory });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
+export const createExpenseSchema = z.preprocess(
+  withTotalAlias('amount'),
+  z.object({
+    supplierName: requiredText(M.supplierNameRequired, 200),
+    invoiceNumber: optionalText(100),
+    description: requiredText(M.descriptionRequired, 1000),
+    amount: total(),
+    gstAmount: z.any().optional(),
+    category: expenseCategory,
+    expenseDate: requiredDate(M.expenseDateRequired),
+    dueDate: optionalDate().transform((v) => v ?? null),
+    isPaid: flag('isPaid must be true or false').optional().default(false),
+    notes: optionalText(5000),
+  }),
+);
+
+export const updateExpenseSchema = z.preprocess(
+  withTotalAlias('amount'),
+  z.object({
+    supplierName: requiredText(M.supplierNameRequired, 200).optional(),
+    invoiceNumber: optionalText(100).optional(),
+    description: requiredText(M.descriptionRequired, 1000).optional(),
+    amount: total().optional(),
+    gstAmount: z.any().optional(),
+    category: expenseCategory.optional(),
+    expenseDate: requiredDate(M.expenseDateRequired).optional(),
+    dueDate: optionalDate(),
+    isPaid: flag('isPaid must be true or false').optional(),
+    notes: optionalText(5000).optional(),
+  }),
+);
+
+export const listExpensesQuery = z.object({
+  category: z
+    .union([z.enum(EXPENSE_CATEGORIES, { error: M.invalidCategory }), z.literal('all'), z.literal('')])
+    .optional()
+    .transform((v) => (v === 'all' || v === '' ? undefined : v)),
+  paid: z.enum(['true', 'false', 'paid', 'unpaid', 'all', '']).optional(),
+  isPaid: z.enum(['true', 'false']).optional(),
+});
+
+// --- payments ---------------------------------------------------------------------------------------------------
+
+export const paymentIntentSchema = z.object({
+  bookingToken: z.string({ error: M.bookingTokenRequired }).trim().min(1, M.bookingTokenRequired).max(200, 'Invalid booking token'),
+});
+
+export const testConfirmSchema = z.object({
+  clientSecret: z.string({ error: 'Client secret is required' }).min(1, 'Client secret is required').max(300),
+  cardNumber: z.string({ error: M.cardNumberRequired }).trim().min(1, M.cardNumberRequired).max(30),
+});

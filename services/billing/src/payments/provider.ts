@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+
+/** The parts of a Stripe event billing acts on (the same shape is built by the test mode). */
+export interface ProviderEvent {
+  id: string;
+  type: string;
+  data: {
+    object: {
+      id: string;
+      object?: string;
+      amount?: number;
+      amount_received?: number;
+      currency?: string;
+      status?: string;
+      metadata?: Record<string, string>;
+      last_payment_error?: { code?: string; decline_code?: string; message?: string } | null;
+    };
+  };
+}
+
+export interface CreatedIntent {
+  id: string;
+  clientSecret: string;
+}
+
+export interface CreateIntentInput {
+  amountCents: number;
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+  receiptEmail?: string;
+}
+
+export interface PaymentProvider {
+  readonly mode: 'live' | 'test';
+  createIntent(input: CreateIntentInput): Promise<CreatedIntent>;
+}
+
+export function stripeClient(secretKey: string, apiBase?: string): Stripe {
+  const base = apiBase ? new URL(apiBase) : undefined;
+  return new Stripe(secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 15_000,
+    telemetry: false,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  });
+}
+
+/** Stripe PaymentIntents. The idempotency key makes a retried create return the first intent (or error). */
+export function stripeProvider(stripe: Stripe): PaymentProvider {
+  return {
+    mode: 'live',
+    async createIntent(input) {
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: input.amountCents,
+          currency: 'aud',
+          allowed_payment_method_types: ['card'],
+          description: input.description,
+          metadata: input.metadata,
+          ...(input.receiptEmail ? { receipt_email: input.receiptEmail } : {}),
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (!intent.client_secret) throw new Error(`Stripe returned PaymentIntent ${intent.id} without a client secret`);
+      return { id: intent.id, clientSecret: intent.client_secret };
+    },
+  };
+}
+
+/**
+ * Test mode (no Stripe keys): intents are local, ids `test_pi_...`, and the checkout confirms them with Stripe's test
+ * card numbers through POST /api/payments/test-mode/confirm, which feeds the same event handler as the webhook.
+ */
+export function testModeProvider(): PaymentProvider {
+  return {
+    mode: 'test',
+    async createIntent() {
+      const id = `test_pi_${randomBytes(12).toString('hex')}`;
+      return { id, clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}` };
+    },
+  };
+}
+
+/** Verifies a webhook delivery (raw body + Stripe-Signature) and parses it; throws on a bad signature. */
+export function verifyStripeWebhook(rawBody: Buffer, signature: string, secret: string): ProviderEvent {
+  return Stripe.webhooks.constructEvent(rawBody, signature, secret) as unknown as ProviderEvent;
+}

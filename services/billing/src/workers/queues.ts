@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
+import { createRedis } from '@tyres/service-kit';
+import type { Redis } from 'ioredis';
+
+/** Queue names (architecture section 5). */
+export const PDF_QUEUE = 'pdf';
+export const EMAIL_QUEUE = 'email';
+
+/**
+ * BullMQ key prefix: REDIS_PREFIX + "billing", so billing's `pdf`/`email` queues never share keys with another
+ * service's queue of the same name (notify also has an `email` queue), and test suites never see each other's jobs.
+ */
+export const bullPrefix = (redisPrefix: string) => `${redisPrefix}billing`;
+
+export interface PdfJobData {
+  invoiceId: string;
+  revision: number;
+  correlationId?: string;
+}
+
+export interface EmailJobData {
+  invoiceId: string;
+  revision: number;
+  to: string;
+  requestedBy: string | null;
+  correlationId?: string;
+}
+
+/** Deterministic job ids (no ':', BullMQ's separator): the same request collapses into one job. */
+export const pdfJobId = (invoiceId: string, revision: number) => `invoice-pdf-${invoiceId}-r${revision}`;
+
+export function emailJobId(invoiceId: string, revision: number, to: string, idempotencyKey?: string): string {
+  const key = createHash('sha256')
+    .update(`${to.toLowerCase()}\n${idempotencyKey ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
+  return `invoice-email-${invoiceId}-r${revision}-${key}`;
+}
+
+export function jobOptions(attempts: number): JobsOptions {
+  return {
+    attempts,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
+
+export interface BillingQueues {
+  pdf: Queue<PdfJobData>;
+  email: Queue<EmailJobData>;
+  pdfEvents: QueueEvents;
+  emailEvents: QueueEvents;
+  /** Adds (or reuses) a pdf job and waits up to timeoutMs for it. */
+  runPdf<R>(data: PdfJobData, jobId: string, timeoutMs: number): Promise<WaitResult<R>>;
+  /** Adds (or reuses) an email job and waits up to timeoutMs for it. */
+  runEmail<R>(data: EmailJobData, jobId: string, timeoutMs: number): Promise<WaitResult<R>>;
+  /** Waits (bounded) for requests still waiting on a job, then closes the queues and their connections. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Producers fail fast while Redis is down; the QueueEvents listeners use blocking connections of their own. */
+export async function createQueues(redisUrl: string, redisPrefix: string, attempts: number): Promise<BillingQueues> {
+  const prefix = bullPrefix(redisPrefix);
+  const producer = createRedis(redisUrl, 'client');
+  const connections: Redis[] = [producer];
+  producer.on('error', () => undefined);
+  const listener = () => {
+    const c = createRedis(redisUrl, 'worker');
+    c.on('error', () => undefined);
+    connections.push(c);
+    return c;
+  };
+  const pdf = new Queue<PdfJobData>(PDF_QUEUE, { connection: producer, prefix, defaultJobOptions: jobOptions(attempts) });
+  const email = new Queue<EmailJobData>(EMAIL_QUEUE, { connection: producer, prefix, defaultJobOptions: jobOptions(attempts) });
+  const pdfEvents = new QueueEvents(PDF_QUEUE, { connection: listener(), prefix });
+  const emailEvents = new QueueEvents(EMAIL_QUEUE, { connection: listener(), prefix });
+  pdf.on('error', () => undefined);
+  email.on('error', () => undefined);
+  pdfEvents.on('error', () => undefined);
+  emailEvents.on('error', () => undefined);
+  await Promise.all([pdfEvents.waitUntilReady(), emailEvents.waitUntilReady()]);
+  const waiting = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    waiting.add(p);
+    void p.finally(() => waiting.delete(p)).catch(() => undefined);
+    return p;
+  };
+  return {
+    pdf,
+    email,
+    pdfEvents,
+    emailEvents,
+    runPdf: (data, jobId, timeoutMs) => track(addAndWait(pdf, pdfEvents, 'invoice-pdf', data, jobId, timeoutMs)),
+    runEmail: (data, jobId, timeoutMs) => track(addAndWait(email, emailEvents, 'invoice-email', data, jobId, timeoutMs)),
+    async close(graceMs = 10_000) {
+      if (waiting.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...waiting]),
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, graceMs);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      await Promise.allSettled([pdfEvents.close(), emailEvents.close(), pdf.close(), email.close()]);
+      await Promise.allSettled(connections.map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}
+
+export type WaitResult<R> = { state: 'completed'; result: R } | { state: 'failed'; error: Error } | { state: 'pending' };
+
+/**
+ * Adds a job with a deterministic id (an existing one is reused; a permanently failed one is retried) and waits up
+ * to `timeoutMs` for it to finish.
+ */
+export async function addAndWait<D, R>(
+  queue: Queue<D>,
+  events: QueueEvents,
+  name: string,
+  data: D,
+  jobId: string,
+  timeoutMs: number,
+): Promise<WaitResult<R>> {
+  // BullMQ's Queue generics are loose about the job name type; the name is only a label here.
+  const job = (await (queue as unknown as Queue).add(name as never, data as never, { jobId })) as unknown as Job<D, R>;
+  if (await job.isFailed()) await job.retry('failed');
+  if (timeoutMs <= 0) return { state: 'pending' };
+  try {
+    const result = (await job.waitUntilFinished(events, timeoutMs)) as R;
+    return { state: 'completed', result };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    // Timed out, or the service is shutting down: the job stays queued and will still run.
+    if (/timed out/i.test(message) || queue.closing || events.closing) return { state: 'pending' };
+    return { state: 'failed', error: err instanceof Error ? err : new Error(message) };
+  }
+}

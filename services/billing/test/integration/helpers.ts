@@ -1,0 +1,280 @@
+import { execFile } from 'node:child_process';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import request from 'supertest';
+import {
+  BookingCreated,
+  createEvent,
+  createPublisher,
+  type AnyContract,
+  type EventInput,
+  type Publisher,
+} from '@tyres/events';
+import { signIdentity, type Identity } from '@tyres/service-kit';
+import {
+  createRabbitAdmin,
+  createTemplateDatabase,
+  createTestDatabase,
+  deleteRedisKeysByPrefix,
+  getAmqpUrl,
+  getRedisUrl,
+  uniquePrefix,
+  waitFor,
+  type RabbitAdmin,
+  type TestDatabase,
+} from '@tyres/testkit';
+import { configSchema, type Config } from '../../src/config';
+import { startBilling, type BillingOverrides, type BillingService } from '../../src/service';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const MIGRATIONS = path.join(ROOT, 'services/billing/prisma/migrations');
+const run = promisify(execFile);
+
+/** Hash of the migrations folder: the migrated template database is rebuilt only when migrations change. */
+function migrationsFingerprint(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else hash.update(name).update(readFileSync(full));
+    }
+  };
+  walk(MIGRATIONS);
+  return hash.digest('hex');
+}
+
+/** Real Prisma migrations (the repo's migration tool in a child process: its Wasm engine cannot load under jest). */
+async function migrate(url: string): Promise<void> {
+  await run(process.execPath, [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'billing'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url },
+  });
+}
+
+export function keyPair() {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return {
+    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+export interface TestBilling extends BillingService {
+  baseUrl: string;
+  prefix: string;
+  database: TestDatabase;
+  config: Config;
+  admin: Identity;
+  /** x-identity-token for an identity (signed like the gateway does). */
+  token(identity: Identity): string;
+  /** supertest agent on the service. */
+  http(): ReturnType<typeof request>;
+  publisher: Publisher;
+  publish<C extends AnyContract>(contract: C, data: EventInput<C>, meta?: { id?: string }): Promise<string>;
+  rabbit: RabbitAdmin;
+  sql<T = Record<string, unknown>>(query: string, ...values: unknown[]): Promise<T[]>;
+  stop(): Promise<void>;
+}
+
+export async function startTestBilling(
+  label: string,
+  env: Record<string, string> = {},
+  overrides: BillingOverrides = {},
+): Promise<TestBilling> {
+  const template = await createTemplateDatabase('billing', migrate, { fingerprint: migrationsFingerprint() });
+  // Not template.createDatabase(): the handle is cached per jest worker and its closure belongs to the first test
+  // file's module registry, which jest has torn down by the time a later file (--runInBand) calls it.
+  const database = await createTestDatabase(label, { template: template.name });
+  const prefix = uniquePrefix(label);
+  const keys = keyPair();
+  const amqpUrl = await getAmqpUrl();
+  const config: Config = {
+    ...configSchema.parse({
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url,
+      AMQP_URL: amqpUrl,
+      REDIS_URL: await getRedisUrl(),
+      EVENT_PREFIX: prefix,
+      REDIS_PREFIX: prefix,
+      INTERNAL_JWT_PUBLIC_KEY: keys.publicKey,
+      LOG_LEVEL: 'silent',
+      BUSINESS_NAME: 'Perth Mobile Tyres Test',
+      BUSINESS_ABN: '12 345 678 901',
+      BUSINESS_PHONE: '08 9000 0000',
+      BUSINESS_EMAIL: 'accounts@tyres.test',
+      JOB_WAIT_MS: '15000',
+      ...env,
+    }),
+    PORT: 0,
+    HOST: '127.0.0.1',
+  };
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const service = await startBilling(config, logger, overrides);
+  const baseUrl = `http://127.0.0.1:${service.runtime.server.port}`;
+  const publisher = createPublisher({ url: amqpUrl, prefix, name: `${label}-test-publisher` });
+  const rabbit = await createRabbitAdmin(amqpUrl);
+  // Wait until billing consumes, so events published by a test are not published before the queue exists.
+  await waitFor(() => service.runtime.bus.isReady(), { timeoutMs: 15_000, message: 'billing consumer ready' });
+  const admin: Identity = { id: randomUUID(), username: 'admin', role: 'admin' };
+  return {
+    ...service,
+    baseUrl,
+    prefix,
+    database,
+    config,
+    admin,
+    token: (identity) => signIdentity(keys.privateKey, identity),
+    http: () => request(baseUrl),
+    publisher,
+    async publish(contract, data, meta = {}) {
+      const event = createEvent(contract, data, { source: 'test', correlationId: randomUUID(), ...(meta.id ? { id: meta.id } : {}) });
+      await publisher.publish(event);
+      return event.id;
+    },
+    rabbit,
+    sql: <T>(query: string, ...values: unknown[]) => service.ctx.db.$queryRawUnsafe<T[]>(query, ...values),
+    async stop() {
+      await service.runtime.shutdown('test done');
+      await publisher.close();
+      await rabbit.cleanup(prefix, { services: ['billing', 'probe'], retryDelaysMs: service.runtime.bus.retryPolicy.delaysMs });
+      await rabbit.close();
+      await deleteRedisKeysByPrefix(prefix).catch(() => undefined);
+      await database.drop();
+    },
+  };
+}
+
+export const technician = (): Identity => ({ id: randomUUID(), username: `tech-${randomUUID().slice(0, 6)}`, role: 'technician' });
+
+let jobCounter = 1000;
+
+/** A BookingCreated payload (a job billing can invoice). */
+export function bookingCreated(over: Partial<EventInput<typeof BookingCreated>> = {}): EventInput<typeof BookingCreated> {
+  jobCounter += 1;
+  return {
+    jobId: randomUUID(),
+    jobNumber: `JOB-${jobCounter}`,
+    customerId: randomUUID(),
+    vehicleId: randomUUID(),
+    serviceType: 'new-tyres',
+    scheduledDate: '2026-11-24',
+    timeSlot: '10-12 AM',
+    address: '12 Hay Street',
+    suburb: 'Subiaco',
+    postcode: '6008',
+    tyreSize: '205/55R16',
+    tyreQuantity: 4,
+    tyreBrand: 'Michelin',
+    notes: null,
+    customerValue: '805.80',
+    paymentMethod: 'onsite',
+    paymentStatus: 'pending',
+    channel: 'online',
+    customer: { name: 'Jane Citizen', email: 'jane@example.com', phone: '0412345678' },
+    vehicle: { make: 'Toyota', model: 'Corolla', year: 2018, color: 'White', registration: '1ABC234' },
+    createdAt: new Date().toISOString(),
+    ...over,
+  };
+}
+
+/** Publishes BookingCreated and waits until billing's projection has the job. */
+export async function seedJob(svc: TestBilling, over: Partial<EventInput<typeof BookingCreated>> = {}) {
+  const data = bookingCreated(over);
+  await svc.publish(BookingCreated, data);
+  await waitFor(() => svc.ctx.db.jobSnapshot.findUnique({ where: { jobId: data.jobId } }), { timeoutMs: 10_000, message: 'job snapshot' });
+  return data;
+}
+
+/** Outbox rows (type + payload data) in insertion order, optionally of one type. */
+export async function outbox(svc: TestBilling, type?: string) {
+  const rows = await svc.ctx.db.outboxEvent.findMany({ where: type ? { type } : {}, orderBy: { createdAt: 'asc' } });
+  return rows.map((r) => r.payload as { id: string; type: string; correlationId: string; causationId?: string; data: Record<string, unknown> });
+}
+
+/**
+ * Text of a PDF: inflates its content streams and decodes the strings of the text operators (TJ/Tj). pdfkit writes
+ * standard-font text as hex strings, split at kerning adjustments; lines of the document become lines of text.
+ */
+export function pdfText(pdf: Buffer): string {
+  const out: string[] = [];
+  const bytes = pdf.toString('latin1');
+  const re = /stream\r?\n/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(bytes))) {
+    const start = m.index + m[0].length;
+    const end = bytes.indexOf('endstream', start);
+    if (end < 0) break;
+    const raw = pdf.subarray(start, end);
+    let content: string;
+    try {
+      content = inflateSync(raw).toString('latin1');
+    } catch {
+      content = raw.toString('latin1');
+    }
+    for (const op of content.matchAll(/\[((?:<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\)|[-\d.\s])*)\]\s*TJ|(<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\))\s*Tj/g)) {
+      const body = op[1] ?? op[2] ?? '';
+      let text = '';
+      for (const part of body.matchAll(/<([0-9a-fA-F]*)>|\(((?:\\.|[^\\)])*)\)/g)) {
+        if (part[1] !== undefined) text += Buffer.from(part[1], 'hex').toString('latin1');
+        else text += (part[2] ?? '').replace(/\\(.)/g, '$1');
+      }
+      out.push(text);
+    }
+    re.lastIndex = end;
+  }
+  // pdfkit writes one text operator per word, each but a line's last ending with its space.
+  return out.reduce((text, word) => (text === '' || text.endsWith(' ') ? text + word : `${text}\n${word}`), '');
+}
+
+/** A tiny fake of booking's internal booking-token endpoint. */
+export async function fakeBooking(bookings: Map<string, object>) {
+  const calls: { url: string; headers: http.IncomingHttpHeaders }[] = [];
+  const server = http.createServer((req, res) => {
+    calls.push({ url: req.url ?? '', headers: req.headers });
+    const m = /^\/internal\/booking-token\/([^/?]+)$/.exec(req.url ?? '');
+    const booking = m ? bookings.get(decodeURIComponent(m[1] as string)) : undefined;
+    res.setHeader('content-type', 'application/json');
+    if (!booking) {
+      res.statusCode = 404;
+      res.end(JSON.stringify({ message: 'Booking not found' }));
+      return;
+    }
+    res.end(JSON.stringify(booking));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The decoded parts of a MIME message (enough for the invoice email: text, html, one PDF attachment). */
+export function mimeParts(raw: string): { headers: string; body: string }[] {
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((b) => b[1] as string);
+  const parts: { headers: string; body: string }[] = [];
+  for (const boundary of boundaries) {
+    for (const chunk of raw.split(`--${boundary}`).slice(1)) {
+      if (chunk.startsWith('--')) continue;
+      const split = chunk.search(/\r?\n\r?\n/);
+      if (split < 0) continue;
+      parts.push({ headers: chunk.slice(0, split), body: chunk.slice(split).trim() });
+    }
+  }
+  return parts;
+}
+
+export function pdfAttachment(raw: string): { filename: string; content: Buffer } | undefined {
+  const part = mimeParts(raw).find((p) => /application\/pdf/i.test(p.headers));
+  if (!part) return undefined;
+  const filename = /filename="?([^";\r\n]+)"?/i.exec(part.headers)?.[1] ?? '';
+  return { filename, content: Buffer.from(part.body.replace(/\s+/g, ''), 'base64') };
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { Outbox } from '@tyres/events';
+import { forbidden, notFound, type Identity } from '@tyres/service-kit';
+import type { PhotoMimeType } from '../domain/constants';
+import { photoCountError } from '../domain/errors';
+import { MSG } from '../domain/messages';
+import { EXTENSION, maxPhotos } from '../domain/photos';
+import { bookingPhotoAddedEvent, eventMeta, type PhotoRow } from '../events/builders';
+import type { Db, Tx } from './client';
+import { TX_OPTIONS } from './bookings';
+
+export interface IncomingPhoto {
+  data: Buffer;
+  mimeType: PhotoMimeType;
+  originalName: string;
+}
+
+export interface UploadTarget {
+  bookingId: string;
+  jobId: string;
+  /** Photos the booking may still receive. */
+  remaining: number;
+  max: number;
+}
+
+export const photoView = (p: PhotoRow) => ({
+  id: p.id,
+  jobId: p.jobId,
+  type: p.type,
+  filename: p.filename,
+  originalName: p.originalName,
+  mimeType: p.mimeType,
+  size: p.size,
+  uploadedAt: p.uploadedAt.toISOString(),
+});
+
+const PHOTO_COLUMNS = { id: true, jobId: true, type: true, filename: true, originalName: true, mimeType: true, size: true, uploadedAt: true } as const;
+
+export class Photos {
+  constructor(private readonly deps: { db: Db; outbox: Outbox; wake: () => void; clock: () => Date; windowMinutes: number }) {}
+
+  /** The booking a customer may add photos to: made in the last hour (quote or booking), with room left. */
+  async uploadTarget(jobId: string): Promise<UploadTarget> {
+    const booking = await this.deps.db.booking.findUnique({
+      where: { jobId },
+      select: { id: true, jobId: true, status: true, tyreSize: true, createdAt: true, _count: { select: { photos: true } } },
+    });
+    if (!booking || (booking.status !== 'confirmed' && booking.status !== 'quoted')) throw notFound('Booking not found');
+    const ageMs = this.deps.clock().getTime() - booking.createdAt.getTime();
+    if (ageMs > this.deps.windowMinutes * 60_000) throw forbidden(MSG.photoWindow);
+    const max = maxPhotos(booking.tyreSize);
+    return { bookingId: booking.id, jobId: booking.jobId, remaining: Math.max(0, max - booking._count.photos), max };
+  }
+
+  /**
+   * Stores a batch in one transaction (the booking row locked so two concurrent uploads cannot pass the limit
+   * together). BookingPhotoAdded goes out now for a confirmed booking; for a prepaid quote it goes out with
+   * BookingCreated once paid (the jobs service knows no job before that).
+   */
+  async store(target: UploadTarget, type: string, files: IncomingPhoto[]): Promise<PhotoRow[]> {
+    const stored = await this.deps.db.$transaction(async (tx: Tx) => {
+      const [booking] = await tx.$queryRawUnsafe<{ status: string }[]>(
+        `SELECT status::text AS status FROM booking.bookings WHERE id = $1::uuid FOR UPDATE`,
+        target.bookingId,
+      );
+      if (!booking) throw notFound('Booking not found');
+      const existing = await tx.jobPhoto.count({ where: { bookingId: target.bookingId } });
+      if (existing + files.length > target.max) throw photoCountError(target.max);
+      const now = this.deps.clock();
+      const rows: PhotoRow[] = [];
+      for (const file of files) {
+        const id = randomUUID();
+        rows.push(
+          await tx.jobPhoto.create({
+            data: {
+              id,
+              bookingId: target.bookingId,
+              jobId: target.jobId,
+              type,
+              filename: `${id}.${EXTENSION[file.mimeType]}`,
+              originalName: file.originalName,
+              mimeType: file.mimeType,
+              size: file.data.length,
+              data: new Uint8Array(file.data.buffer as ArrayBuffer, file.data.byteOffset, file.data.length),
+              uploadedAt: now,
+            },
+            select: PHOTO_COLUMNS,
+          }),
+        );
+      }
+      if (booking.status === 'confirmed') {
+        await this.deps.outbox.enqueue(
+          tx,
+          rows.map((r) => bookingPhotoAddedEvent(r, eventMeta())),
+        );
+      }
+      return rows;
+    }, TX_OPTIONS);
+    this.deps.wake();
+    return stored;
+  }
+
+  /** A photo for the dashboard: admins see every job's, technicians only their assigned jobs' (others: 404). */
+  async forStaff(jobId: string, photoId: string, who: Identity) {
+    if (who.role !== 'admin') {
+      const assignment = await this.deps.db.jobTechnician.findUnique({ where: { jobId } });
+      if (!assignment || assignment.technicianId !== who.id) return undefined;
+    }
+    return this.deps.db.jobPhoto.findFirst({
+      where: { id: photoId, jobId },
+      select: { id: true, mimeType: true, size: true, filename: true, data: true },
+    });
+  }
+}
+
+/** JobAssigned: remember the technician (newest assignment wins, whatever order events arrive in). */
+export async function recordAssignment(tx: Tx, jobId: string, technicianId: string | null, assignedAt: Date): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `INSERT INTO booking.job_technicians (job_id, technician_id, assigned_at) VALUES ($1::uuid, $2::uuid, $3::timestamptz)
+     ON CONFLICT (job_id) DO UPDATE SET technician_id = EXCLUDED.technician_id, assigned_at = EXCLUDED.assigned_at
+      WHERE booking.job_technicians.assigned_at <= EXCLUDED.assigned_at`,
+    jobId,
+    technicianId,
+    assignedAt.toISOString(),
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Business constants (product spec sections 1, 7 and 9). Money is in integer cents (bigint): never floats.
+ */
+import type { ServiceType, TimeSlot } from '@tyres/events';
+
+export const BUSINESS_TIME_ZONE = 'Australia/Perth';
+
+/** The four daily slots, in order, with their start time in Perth. */
+export const TIME_SLOTS: readonly { slot: TimeSlot; start: string }[] = [
+  { slot: '8-10 AM', start: '08:00' },
+  { slot: '10-12 AM', start: '10:00' },
+  { slot: '12-2 PM', start: '12:00' },
+  { slot: '2-4 PM', start: '14:00' },
+];
+export const TIME_SLOT_LABELS: readonly TimeSlot[] = TIME_SLOTS.map((s) => s.slot);
+
+export const SERVICE_TYPES: readonly ServiceType[] = ['new-tyres', 'puncture-repair', 'battery-service', 'emergency-callout'];
+
+export const SERVICE_LABELS: Record<ServiceType, string> = {
+  'new-tyres': 'New Tyres',
+  'puncture-repair': 'Puncture Repair',
+  'battery-service': 'Mobile Battery Service',
+  'emergency-callout': 'Emergency Callout',
+};
+
+/** Section 9, in cents. */
+export const PRICES = {
+  calloutFee: 8980n,
+  punctureRepair: 4000n,
+  prepaidDiscount: 3000n,
+  fittingPerTyre: 2500n,
+  balancingPerTyre: 1500n,
+  batteryService: 0n,
+  /** "New tyres from $139" on the site: the cheapest tyre in the seeded catalogue. */
+  newTyresBasePrice: 13900n,
+} as const;
+
+/** GST is 10% of the total (section 9: "gst is 10% of total"). */
+export const GST_PERCENT = 10n;
+
+export const MIN_TYRE_QUANTITY = 1;
+export const MAX_TYRE_QUANTITY = 4;
+
+export const RESPONSE_TIME = '30-60 mins';
+
+/** Photos (section 5): jpeg, png, webp; 5 files of 5 MB each, 3 when the tyre size is unknown. */
+export const PHOTO_TYPES = ['tyre-condition'] as const;
+export const PHOTO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export type PhotoMimeType = (typeof PHOTO_MIME_TYPES)[number];
+export const PHOTO_MAX_MB = 5;
+export const PHOTO_MAX_BYTES = PHOTO_MAX_MB * 1024 * 1024;
+export const PHOTO_MAX_FILES = 5;
+export const PHOTO_MAX_FILES_UNKNOWN_SIZE = 3;
+
+/** Address suggestions (section 9): 3+ characters, 5 shown. */
+export const ADDRESS_MIN_CHARS = 3;
+export const ADDRESS_MAX_SUGGESTIONS = 5;

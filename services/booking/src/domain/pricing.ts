@@ -1,0 +1,137 @@
+/**
+ * Server-authoritative pricing (spec section 9). All arithmetic in integer cents (bigint); money leaves as
+ * 2-decimal strings. The client's numbers are never used.
+ *
+ *   new-tyres:         tyres (price x qty) + fitting (25 x qty) + balancing (15 x qty) + callout 89.80
+ *   puncture-repair:   40 + callout 89.80
+ *   battery-service:   one line "Battery Service (Quote on site)" at 0
+ *   emergency-callout: callout 89.80
+ *   discount 30 only when prepaid and subtotal > 0; total = max(0, subtotal - discount); gst = 10% of total.
+ *   A tyre size without a price (or no size) needs a callback: everything zero, callbackRequired.
+ */
+import { moneyToCents, toMoney, type Money, type ServiceType } from '@tyres/events';
+import { GST_PERCENT, PRICES } from './constants';
+import { MSG } from './messages';
+
+export interface QuoteItem {
+  description: string;
+  price: Money;
+}
+
+export interface Quote {
+  items: QuoteItem[];
+  subtotal: Money;
+  discount: Money;
+  gst: Money;
+  total: Money;
+  callbackRequired: boolean;
+  message?: string;
+  /** Whether the prepaid discount applied (prepaid requested and allowed). */
+  prepaid: boolean;
+}
+
+export interface QuoteInput {
+  serviceType: ServiceType;
+  /** Normalised size ("205/55R16") or null when unknown. */
+  tyreSize: string | null;
+  /** Supply price per tyre in cents, or null when the size has no price (callback). */
+  tyrePriceCents: bigint | null;
+  quantity: number;
+  prepaid: boolean;
+}
+
+const cents = (value: bigint) => toMoney(value);
+
+/** Half-up rounding of value * percent / 100, in cents. */
+export function percentOf(valueCents: bigint, percent: bigint): bigint {
+  return (valueCents * percent + 50n) / 100n;
+}
+
+export function callbackQuote(message: string = MSG.callForQuote): Quote {
+  return {
+    items: [],
+    subtotal: '0.00',
+    discount: '0.00',
+    gst: '0.00',
+    total: '0.00',
+    callbackRequired: true,
+    message,
+    prepaid: false,
+  };
+}
+
+export function computeQuote(input: QuoteInput): Quote {
+  const qty = BigInt(input.quantity);
+  const lines: { description: string; cents: bigint }[] = [];
+  switch (input.serviceType) {
+    case 'new-tyres': {
+      if (!input.tyreSize || input.tyrePriceCents === null) return callbackQuote();
+      const tyres = input.quantity === 1 ? '1 tyre' : `${input.quantity} tyres`;
+      lines.push({ description: `${input.tyreSize} tyres (${tyres})`, cents: input.tyrePriceCents * qty });
+      lines.push({ description: `Fitting (${tyres})`, cents: PRICES.fittingPerTyre * qty });
+      lines.push({ description: `Balancing (${tyres})`, cents: PRICES.balancingPerTyre * qty });
+      lines.push({ description: 'Callout fee', cents: PRICES.calloutFee });
+      break;
+    }
+    case 'puncture-repair':
+      lines.push({ description: 'Puncture repair', cents: PRICES.punctureRepair });
+      lines.push({ description: 'Callout fee', cents: PRICES.calloutFee });
+      break;
+    case 'battery-service':
+      lines.push({ description: 'Battery Service (Quote on site)', cents: PRICES.batteryService });
+      break;
+    case 'emergency-callout':
+      lines.push({ description: 'Emergency callout fee', cents: PRICES.calloutFee });
+      break;
+  }
+  const subtotal = lines.reduce((sum, l) => sum + l.cents, 0n);
+  const discounted = input.prepaid && subtotal > 0n;
+  const discount = discounted ? PRICES.prepaidDiscount : 0n;
+  const total = subtotal - discount > 0n ? subtotal - discount : 0n;
+  const gst = percentOf(total, GST_PERCENT);
+  return {
+    items: lines.map((l) => ({ description: l.description, price: cents(l.cents) })),
+    subtotal: cents(subtotal),
+    discount: cents(discount),
+    gst: cents(gst),
+    total: cents(total),
+    callbackRequired: false,
+    prepaid: discounted,
+  };
+}
+
+/** Prepaid online payment is offered only for priced quotes of services other than battery service. */
+export function prepaidAllowed(serviceType: ServiceType, quote: Quote): boolean {
+  return serviceType !== 'battery-service' && !quote.callbackRequired;
+}
+
+/** The public quote answer (spec "Price quote"): no internal flags. */
+export function quoteBody(q: Quote) {
+  return {
+    items: q.items,
+    subtotal: q.subtotal,
+    discount: q.discount,
+    gst: q.gst,
+    total: q.total,
+    callbackRequired: q.callbackRequired,
+    ...(q.message ? { message: q.message } : {}),
+  };
+}
+
+const TYRE_SIZE = /^(\d{3})\s*[/\s-]\s*(\d{2})\s*(?:Z?R|[/\s-])\s*(\d{2})$/i;
+
+/**
+ * Normalises what customers type or the form sends ("205/55R16", "205/55 R16", "205 55 16", "205/55/16",
+ * "205/55ZR16") to "205/55R16"; undefined when it is not a metric passenger/4WD size.
+ */
+export function normalizeTyreSize(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const m = TYRE_SIZE.exec(raw.trim());
+  if (!m) return undefined;
+  return `${m[1]}/${m[2]}R${m[3]}`;
+}
+
+/** A Decimal/string price from the database to cents. */
+export function priceToCents(value: { toFixed(d: number): string } | string): bigint {
+  return moneyToCents(toMoney(value));
+}

@@ -1,0 +1,171 @@
+/**
+ * The suburbs served across Perth and Peel, with their Australia Post postcodes, grouped the way the landing page
+ * groups its links (Perth Metro / Peel Region / Hills & Extended). Seeded into booking.suburbs by the
+ * `reference_data` migration (rendered by scripts/render-seed-sql.ts); the service reads the table, not this file.
+ */
+export const REGIONS = ['Perth Metro', 'Peel Region', 'Hills & Extended'] as const;
+export type Region = (typeof REGIONS)[number];
+
+export interface GazetteerEntry {
+  name: string;
+  postcode: string;
+  region: Region;
+}
+
+type Block = Record<string, string[]>;
+
+// postcode -> suburbs
+const PERTH_METRO: Block = {
+  '6000': ['Perth'],
+  '6003': ['Highgate', 'Northbridge'],
+  '6004': ['East Perth'],
+  '6005': ['Kings Park', 'West Perth'],
+  '6006': ['North Perth'],
+  '6007': ['Leederville', 'West Leederville'],
+  '6008': ['Daglish', 'Shenton Park', 'Subiaco'],
+  '6009': ['Crawley', 'Dalkeith', 'Nedlands'],
+  '6010': ['Claremont', 'Karrakatta', 'Mount Claremont', 'Swanbourne'],
+  '6011': ['Cottesloe', 'Peppermint Grove'],
+  '6012': ['Mosman Park'],
+  '6014': ['Floreat', 'Jolimont', 'Wembley'],
+  '6015': ['City Beach'],
+  '6016': ['Glendalough', 'Mount Hawthorn'],
+  '6017': ['Herdsman', 'Osborne Park'],
+  '6018': ['Churchlands', 'Doubleview', 'Gwelup', 'Innaloo', 'Karrinyup', 'Woodlands'],
+  '6019': ['Scarborough', 'Wembley Downs'],
+  '6020': ['Carine', 'Marmion', 'North Beach', 'Sorrento', 'Watermans Bay'],
+  '6021': ['Balcatta', 'Stirling'],
+  '6022': ['Hamersley'],
+  '6023': ['Duncraig'],
+  '6024': ['Greenwood', 'Warwick'],
+  '6025': ['Craigie', 'Hillarys', 'Kallaroo', 'Padbury'],
+  '6026': ['Kingsley', 'Woodvale'],
+  '6027': ['Beldon', 'Connolly', 'Edgewater', 'Heathridge', 'Joondalup', 'Mullaloo', 'Ocean Reef'],
+  '6028': ['Burns Beach', 'Currambine', 'Iluka', 'Kinross'],
+  '6029': ['Trigg'],
+  '6030': ['Clarkson', 'Merriwa', 'Mindarie', 'Quinns Rocks', 'Ridgewood', 'Tamala Park'],
+  '6031': ['Banksia Grove', 'Carramar', 'Neerabup'],
+  '6034': ['Eglinton'],
+  '6035': ['Yanchep'],
+  '6036': ['Butler', 'Jindalee'],
+  '6037': ['Two Rocks'],
+  '6038': ['Alkimos'],
+  '6050': ['Coolbinia', 'Menora', 'Mount Lawley'],
+  '6051': ['Maylands'],
+  '6052': ['Bedford', 'Inglewood'],
+  '6053': ['Bayswater'],
+  '6054': ['Ashfield', 'Bassendean', 'Eden Hill', 'Kiara', 'Lockridge'],
+  '6055': ['Brabham', 'Caversham', 'Dayton', 'Guildford', 'Hazelmere', 'Henley Brook', 'South Guildford', 'West Swan'],
+  '6056': ['Bellevue', 'Boya', 'Greenmount', 'Helena Valley', 'Jane Brook', 'Koongamia', 'Middle Swan', 'Midland', 'Midvale', 'Stratton', 'Swan View', 'Viveash', 'Woodbridge'],
+  '6057': ['High Wycombe', 'Maida Vale'],
+  '6058': ['Forrestfield'],
+  '6059': ['Dianella'],
+  '6060': ['Dog Swamp', 'Joondanna', 'Tuart Hill', 'Yokine'],
+  '6061': ['Balga', 'Mirrabooka', 'Nollamara', 'Westminster'],
+  '6062': ['Embleton', 'Morley', 'Noranda'],
+  '6063': ['Beechboro', 'Bennett Springs'],
+  '6064': ['Alexander Heights', 'Girrawheen', 'Koondoola', 'Marangaroo'],
+  '6065': ['Ashby', 'Darch', 'Hocking', 'Landsdale', 'Madeley', 'Pearsall', 'Sinagra', 'Tapping', 'Wangara', 'Wanneroo'],
+  '6066': ['Ballajura'],
+  '6067': ['Cullacabardee'],
+  '6068': ['Whiteman'],
+  '6069': ['Aveley', 'Belhus', 'Ellenbrook', 'The Vines'],
+  '6090': ['Malaga'],
+  '6100': ['Burswood', 'Lathlain', 'Victoria Park'],
+  '6101': ['Carlisle', 'East Victoria Park'],
+  '6102': ['Bentley', 'St James'],
+  '6103': ['Rivervale'],
+  '6104': ['Ascot', 'Belmont', 'Redcliffe'],
+  '6105': ['Cloverdale', 'Kewdale', 'Perth Airport'],
+  '6106': ['Welshpool'],
+  '6107': ['Beckenham', 'Cannington', 'East Cannington', 'Kenwick', 'Queens Park', 'Wattle Grove', 'Wilson'],
+  '6108': ['Thornlie'],
+  '6109': ['Maddington', 'Orange Grove'],
+  '6110': ['Gosnells', 'Huntingdale', 'Martin', 'Southern River'],
+  '6111': ['Camillo', 'Champion Lakes', 'Kelmscott', 'Westfield'],
+  '6112': ['Armadale', 'Brookdale', 'Forrestdale', 'Harrisdale', 'Haynes', 'Hilbert', 'Mount Nasura', 'Mount Richon', 'Piara Waters', 'Seville Grove', 'Wungong'],
+  '6147': ['Langford', 'Lynwood', 'Parkwood'],
+  '6148': ['Ferndale', 'Riverton', 'Rossmoyne', 'Shelley'],
+  '6149': ['Bull Creek', 'Leeming'],
+  '6150': ['Bateman', 'Murdoch', 'Winthrop'],
+  '6151': ['Kensington', 'South Perth'],
+  '6152': ['Como', 'Karawara', 'Manning', 'Salter Point', 'Waterford'],
+  '6153': ['Applecross', 'Ardross', 'Brentwood', 'Mount Pleasant'],
+  '6154': ['Alfred Cove', 'Booragoon', 'Myaree'],
+  '6155': ['Canning Vale', 'Willetton'],
+  '6156': ['Attadale', 'Melville', 'Willagee'],
+  '6157': ['Bicton', 'Palmyra'],
+  '6158': ['East Fremantle'],
+  '6159': ['North Fremantle'],
+  '6160': ['Fremantle'],
+  '6162': ['Beaconsfield', 'South Fremantle', 'White Gum Valley'],
+  '6163': ['Bibra Lake', 'Coolbellup', 'Hamilton Hill', 'Hilton', 'Kardinya', 'North Lake', "O'Connor", 'Samson', 'Spearwood'],
+  '6164': ['Atwell', 'Aubin Grove', 'Banjup', 'Beeliar', 'Cockburn Central', 'Hammond Park', 'Jandakot', 'South Lake', 'Success', 'Yangebup'],
+  '6165': ['Hope Valley', 'Naval Base'],
+  '6166': ['Coogee', 'Henderson', 'Munster', 'Wattleup'],
+  '6167': ['Anketell', 'Bertram', 'Calista', 'Casuarina', 'Kwinana Beach', 'Kwinana Town Centre', 'Mandogalup', 'Medina', 'Orelia', 'Parmelia', 'Postans', 'The Spectacles'],
+  '6168': ['Cooloongup', 'East Rockingham', 'Hillman', 'Peron', 'Rockingham'],
+  '6169': ['Safety Bay', 'Shoalwater', 'Waikiki', 'Warnbro'],
+  '6170': ['Leda', 'Wellard'],
+  '6171': ['Baldivis'],
+  '6172': ['Port Kennedy'],
+  '6173': ['Secret Harbour'],
+  '6174': ['Golden Bay'],
+  '6175': ['Singleton'],
+  '6176': ['Karnup'],
+};
+
+const PEEL_REGION: Block = {
+  '6180': ['Lakelands', 'Parklands'],
+  '6181': ['Stake Hill'],
+  '6182': ['Keralup'],
+  '6207': ['Myara', 'Nambeelup', 'North Dandalup', 'Solus', 'Whittaker'],
+  '6208': ['Blythewood', 'Fairbridge', 'Meelon', 'Nirimba', 'North Yunderup', 'Oakley', 'Pinjarra', 'Point Grey', 'Ravenswood', 'South Yunderup', 'West Pinjarra'],
+  '6209': ['Barragup', 'Furnissdale'],
+  '6210': ['Coodanup', 'Dudley Park', 'Erskine', 'Falcon', 'Greenfields', 'Halls Head', 'Madora Bay', 'Mandurah', 'Meadow Springs', 'San Remo', 'Silver Sands', 'Wannanup'],
+  '6211': ['Bouvard', 'Clifton', 'Dawesville', 'Herron'],
+  '6213': ['Dwellingup'],
+  '6214': ['Birchmont', 'Coolup', 'West Coolup'],
+  '6215': ['Hamel', 'Lake Clifton', 'Preston Beach', 'Waroona'],
+};
+
+const HILLS_AND_EXTENDED: Block = {
+  '6032': ['Nowergup'],
+  '6033': ['Carabooda'],
+  '6056': ['Baskerville', 'Herne Hill', 'Millendon', 'Red Hill'],
+  '6069': ['Brigadoon', 'Upper Swan'],
+  '6070': ['Darlington'],
+  '6071': ['Glen Forrest', 'Hovea'],
+  '6072': ['Mahogany Creek'],
+  '6073': ['Mundaring'],
+  '6074': ['Sawyers Valley'],
+  '6076': ['Bickley', 'Carmel', 'Gooseberry Hill', 'Hacketts Gully', 'Kalamunda', 'Lesmurdie', 'Paulls Valley', 'Pickering Brook', 'Piesse Brook', 'Reservoir', 'Walliston'],
+  '6077': ['Gnangara', 'Jandabup'],
+  '6078': ['Mariginiup', 'Pinjar'],
+  '6079': ['Lexia', 'Melaleuca'],
+  '6081': ['Parkerville', 'Stoneville'],
+  '6082': ['Bailup', 'Mount Helena'],
+  '6083': ['Gidgegannup', 'Morangup'],
+  '6084': ['Bullsbrook'],
+  '6111': ['Ashendon', 'Canning Mills', 'Karragullen', 'Lesley', 'Roleystone'],
+  '6112': ['Bedfordale'],
+  '6121': ['Oakford', 'Oldbury'],
+  '6122': ['Byford', 'Cardup', 'Darling Downs', 'Karrakup'],
+  '6123': ['Mundijong', 'Whitby'],
+  '6124': ['Jarrahdale'],
+  '6125': ['Hopeland', 'Mardella', 'Serpentine'],
+  '6126': ['Keysbrook'],
+  '6556': ['Chidlow', 'The Lakes'],
+  '6558': ['Wooroloo'],
+};
+
+function expand(block: Block, region: Region): GazetteerEntry[] {
+  return Object.entries(block).flatMap(([postcode, names]) => names.map((name) => ({ name, postcode, region })));
+}
+
+/** Every served suburb, sorted by name then postcode. */
+export const GAZETTEER: readonly GazetteerEntry[] = [
+  ...expand(PERTH_METRO, 'Perth Metro'),
+  ...expand(PEEL_REGION, 'Peel Region'),
+  ...expand(HILLS_AND_EXTENDED, 'Hills & Extended'),
+].sort((a, b) => a.name.localeCompare(b.name) || a.postcode.localeCompare(b.postcode));

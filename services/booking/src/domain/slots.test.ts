@@ -1,0 +1,99 @@
+import { addDays, dayOfWeek, isCalendarDate, perthNextYear, perthToday, slotStartsAt, toBusinessDate } from './dates';
+import { bookableProblem, slotStates, TIME_PASSED_REASON, WEEKEND_REASON } from './slots';
+
+// Monday 3 June 2030, 10:30 in Perth (UTC+8, no daylight saving) = 02:30 UTC.
+const MONDAY = '2030-06-03';
+const at = (perthTime: string, date = MONDAY) => new Date(`${date}T${perthTime}:00+08:00`);
+
+describe('business dates (Australia/Perth)', () => {
+  it('today is the Perth date, not the server date', () => {
+    // 17:00 UTC on the 2nd is already 01:00 on the 3rd in Perth.
+    expect(perthToday(new Date('2030-06-02T17:00:00Z'))).toBe('2030-06-03');
+    expect(perthToday(new Date('2030-06-02T15:59:59Z'))).toBe('2030-06-02');
+  });
+  it('slots start at their Perth times', () => {
+    expect(slotStartsAt(MONDAY, '8-10 AM').toISOString()).toBe('2030-06-03T00:00:00.000Z');
+    expect(slotStartsAt(MONDAY, '2-4 PM').toISOString()).toBe('2030-06-03T06:00:00.000Z');
+  });
+  it('accepts YYYY-MM-DD and zoned date-times (converted to the Perth date)', () => {
+    expect(toBusinessDate('2030-06-03')).toBe('2030-06-03');
+    expect(toBusinessDate('2030-06-03T08:00:00+08:00')).toBe('2030-06-03');
+    // The staff form's date-time from a browser in Perth: 8 AM Perth = 00:00 UTC.
+    expect(toBusinessDate('2030-06-03T00:00:00.000Z')).toBe('2030-06-03');
+    // Midnight Perth sent as UTC is the previous UTC day but the right Perth day.
+    expect(toBusinessDate('2030-06-02T16:00:00.000Z')).toBe('2030-06-03');
+  });
+  it('reads a zone-less date-time as Perth local time', () => {
+    expect(toBusinessDate('2030-06-03T08:00:00')).toBe('2030-06-03');
+    expect(toBusinessDate('2030-02-30T08:00')).toBeUndefined();
+  });
+  it.each(['', '2030-6-3', '2030-02-30', '03/06/2030', 'tomorrow', '2030-06-03 08:00', 42, null])('rejects %j', (v) =>
+    expect(toBusinessDate(v)).toBeUndefined(),
+  );
+  it('calendar helpers', () => {
+    expect(isCalendarDate('2032-02-29')).toBe(true);
+    expect(isCalendarDate('2031-02-29')).toBe(false);
+    expect(dayOfWeek(MONDAY)).toBe(1);
+    expect(addDays(MONDAY, 5)).toBe('2030-06-08');
+    expect(perthNextYear(new Date('2030-12-31T16:30:00Z'))).toBe(2032);
+  });
+});
+
+describe('slotStates', () => {
+  it('all four slots are free on an empty business day', () => {
+    expect(slotStates('2030-06-04', at('07:00'), [], []).map((s) => [s.slot, s.isAvailable, s.blockedReason])).toEqual([
+      ['8-10 AM', true, null],
+      ['10-12 AM', true, null],
+      ['12-2 PM', true, null],
+      ['2-4 PM', true, null],
+    ]);
+  });
+
+  it('weekend days come back with every slot unavailable and a reason', () => {
+    for (const date of ['2030-06-08', '2030-06-09']) {
+      const states = slotStates(date, at('07:00'), [], []);
+      expect(states.every((s) => !s.isAvailable && s.blockedReason === WEEKEND_REASON)).toBe(true);
+    }
+  });
+
+  it('slots that already started today in Perth say "Time has passed"', () => {
+    const states = slotStates(MONDAY, at('10:00'), [], []);
+    expect(states.map((s) => [s.isAvailable, s.blockedReason])).toEqual([
+      [false, TIME_PASSED_REASON],
+      [false, TIME_PASSED_REASON],
+      [true, null],
+      [true, null],
+    ]);
+    expect(slotStates(MONDAY, at('09:59'), [], [])[1]!.isAvailable).toBe(true);
+  });
+
+  it('a block shows its reason; a booking shows no reason (the site says "Unavailable")', () => {
+    const states = slotStates(
+      '2030-06-04',
+      at('07:00'),
+      [{ slot: '12-2 PM', reason: 'Van service' }],
+      [
+        { slot: '8-10 AM', jobId: 'j', jobNumber: 'JOB-000001', kind: 'booking', expiresAt: null },
+        { slot: '10-12 AM', jobId: 'h', jobNumber: 'JOB-000002', kind: 'hold', expiresAt: at('06:59', '2030-06-03').getTime() },
+        { slot: '2-4 PM', jobId: 'k', jobNumber: 'JOB-000003', kind: 'hold', expiresAt: at('07:01', '2030-06-03').getTime() },
+      ],
+    );
+    expect(states[0]).toMatchObject({ isAvailable: false, blockedReason: null, state: 'booked' });
+    // A hold counts until it expires, not after (whether or not the sweeper released it yet).
+    expect(states[1]).toMatchObject({ isAvailable: true, state: null, reservation: null });
+    expect(states[2]).toMatchObject({ isAvailable: false, blockedReason: 'Van service', state: 'blocked', isBlocked: true });
+    expect(states[3]).toMatchObject({ isAvailable: false, state: 'booked' });
+  });
+});
+
+describe('bookableProblem', () => {
+  const now = at('10:30');
+  it('accepts a future business-day slot', () => expect(bookableProblem('2030-06-04', '8-10 AM', now)).toBeUndefined());
+  it('accepts a later slot today', () => expect(bookableProblem(MONDAY, '12-2 PM', now)).toBeUndefined());
+  it('rejects an unknown slot', () => expect(bookableProblem('2030-06-04', '4-6 PM', now)).toBe('Invalid time slot'));
+  it('rejects past dates, started slots and weekends', () => {
+    expect(bookableProblem('2030-05-31', '12-2 PM', now)).toBe('Invalid date or time slot selected');
+    expect(bookableProblem(MONDAY, '10-12 AM', now)).toBe('Invalid date or time slot selected');
+    expect(bookableProblem('2030-06-08', '8-10 AM', now)).toBe('Invalid date or time slot selected');
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * The events booking emits (all through the outbox, in the transaction of the change they describe).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  BookingCreated,
+  BookingExpired,
+  BookingPhotoAdded,
+  BookingQuoted,
+  causedBy,
+  createEvent,
+  SlotBlocked,
+  SlotUnblocked,
+  toMoney,
+  type EventEnvelope,
+  type EventMeta,
+  type PaymentMethod,
+  type PaymentStatus,
+  type ServiceType,
+  type TimeSlot,
+} from '@tyres/events';
+import { currentCorrelationId } from '@tyres/service-kit';
+import { dateColumnToString } from '../domain/dates';
+import { uuidv7 } from './ids';
+import type { PhotoMimeType } from '../domain/constants';
+
+export const SOURCE = 'booking';
+
+/**
+ * Metadata for an event caused by an HTTP request (its correlation id) or by another event. Each call gets a new
+ * time-ordered id (see ids.ts), so call it once per event, in the order the events must be published.
+ */
+export function eventMeta(parent?: Pick<EventEnvelope, 'id' | 'correlationId'>): EventMeta {
+  if (parent) return { ...causedBy(parent, SOURCE), id: uuidv7() };
+  return { source: SOURCE, correlationId: currentCorrelationId() ?? randomUUID(), id: uuidv7() };
+}
+
+/** The columns of a booking row the events need. */
+export interface BookingRow {
+  id: string;
+  jobId: string;
+  jobNumber: string;
+  channel: 'online' | 'staff';
+  customerId: string;
+  vehicleId: string;
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  vehicleMake: string;
+  vehicleModel: string;
+  vehicleYear: number;
+  vehicleColor: string | null;
+  vehicleRegistration: string;
+  serviceType: string;
+  scheduledDate: Date;
+  timeSlot: string;
+  address: string;
+  suburb: string;
+  postcode: string;
+  tyreSize: string | null;
+  tyreQuantity: number | null;
+  tyreBrand: string | null;
+  notes: string | null;
+  paymentMethod: string;
+  paymentStatus: string;
+  total: { toFixed(d: number): string };
+  callbackRequired: boolean;
+  stripePaymentIntentId: string | null;
+  expiresAt: Date | null;
+  confirmedAt: Date | null;
+  createdAt: Date;
+}
+
+export const customerOf = (b: BookingRow) => ({ name: b.customerName, email: b.customerEmail, phone: b.customerPhone });
+export const vehicleOf = (b: BookingRow) => ({
+  make: b.vehicleMake,
+  model: b.vehicleModel,
+  year: b.vehicleYear,
+  color: b.vehicleColor,
+  registration: b.vehicleRegistration,
+});
+
+export function bookingCreatedEvent(b: BookingRow, meta: EventMeta) {
+  return createEvent(
+    BookingCreated,
+    {
+      jobId: b.jobId,
+      jobNumber: b.jobNumber,
+      customerId: b.customerId,
+      vehicleId: b.vehicleId,
+      serviceType: b.serviceType as ServiceType,
+      scheduledDate: dateColumnToString(b.scheduledDate),
+      timeSlot: b.timeSlot as TimeSlot,
+      address: b.address,
+      suburb: b.suburb,
+      postcode: b.postcode,
+      tyreSize: b.tyreSize,
+      tyreQuantity: b.tyreQuantity,
+      tyreBrand: b.tyreBrand,
+      notes: b.notes,
+      customerValue: toMoney(b.total),
+      paymentMethod: b.paymentMethod as PaymentMethod,
+      paymentStatus: b.paymentStatus as PaymentStatus,
+      stripePaymentIntentId: b.stripePaymentIntentId,
+      channel: b.channel,
+      customer: customerOf(b),
+      vehicle: vehicleOf(b),
+      createdAt: (b.confirmedAt ?? b.createdAt).toISOString(),
+    },
+    meta,
+  );
+}
+
+export function bookingQuotedEvent(b: BookingRow, bookingToken: string, meta: EventMeta) {
+  return createEvent(
+    BookingQuoted,
+    {
+      quoteId: b.id,
+      jobId: b.jobId,
+      jobNumber: b.jobNumber,
+      bookingToken,
+      serviceType: b.serviceType as ServiceType,
+      scheduledDate: dateColumnToString(b.scheduledDate),
+      timeSlot: b.timeSlot as TimeSlot,
+      suburb: b.suburb,
+      postcode: b.postcode,
+      amount: toMoney(b.total),
+      currency: 'AUD',
+      paymentMethod: 'prepaid',
+      callbackRequired: b.callbackRequired,
+      customer: customerOf(b),
+      expiresAt: (b.expiresAt ?? b.createdAt).toISOString(),
+      createdAt: b.createdAt.toISOString(),
+    },
+    meta,
+  );
+}
+
+export function bookingExpiredEvent(
+  data: { quoteId: string; scheduledDate: string; timeSlot: string; expiredAt: Date },
+  meta: EventMeta,
+) {
+  return createEvent(
+    BookingExpired,
+    {
+      quoteId: data.quoteId,
+      scheduledDate: data.scheduledDate,
+      timeSlot: data.timeSlot as TimeSlot,
+      reason: 'payment-timeout',
+      expiredAt: data.expiredAt.toISOString(),
+    },
+    meta,
+  );
+}
+
+export interface PhotoRow {
+  id: string;
+  jobId: string;
+  type: string;
+  filename: string;
+  originalName: string;
+  mimeType: string;
+  size: number;
+  uploadedAt: Date;
+}
+
+export function bookingPhotoAddedEvent(p: PhotoRow, meta: EventMeta) {
+  return createEvent(
+    BookingPhotoAdded,
+    {
+      jobId: p.jobId,
+      photoId: p.id,
+      type: p.type,
+      filename: p.filename,
+      originalName: p.originalName,
+      mimeType: p.mimeType as PhotoMimeType,
+      size: p.size,
+      uploadedAt: p.uploadedAt.toISOString(),
+    },
+    meta,
+  );
+}
+
+export function slotBlockedEvent(data: { date: string; timeSlot: TimeSlot; reason: string; by: string | null; at: Date }, meta: EventMeta) {
+  return createEvent(
+    SlotBlocked,
+    { date: data.date, timeSlot: data.timeSlot, reason: data.reason, blockedBy: data.by, blockedAt: data.at.toISOString() },
+    meta,
+  );
+}
+
+export function slotUnblockedEvent(data: { date: string; timeSlot: TimeSlot; by: string | null; at: Date }, meta: EventMeta) {
+  return createEvent(
+    SlotUnblocked,
+    { date: data.date, timeSlot: data.timeSlot, unblockedBy: data.by, unblockedAt: data.at.toISOString() },
+    meta,
+  );
+}

@@ -1,0 +1,326 @@
+/**
+ * The booking service's HTTP routes. Public paths are routed to us by the gateway
+ * (services/gateway/src/http/routing.ts); /internal/* is service-to-service only. The route list with shapes is in
+ * services/booking/README.md.
+ */
+import express, { type Express, type Request, type Response } from 'express';
+import { toMoney, type TimeSlot } from '@tyres/events';
+import {
+  badRequest,
+  HttpError,
+  notFound,
+  parseOr400,
+  requireAdmin,
+  requireStaff,
+} from '@tyres/service-kit';
+import type { AddressProvider } from '../addresses/provider';
+import type { Bookings, Replay } from '../db/bookings';
+import type { Booking as BookingModel } from '../db/generated/client';
+import type { Sql } from '../db/client';
+import type { SlotCache } from '../db/slot-cache';
+import { requestHash, type IdempotencyRequest } from '../db/idempotency';
+import { photoView, type Photos } from '../db/photos';
+import { tyrePrice } from '../db/pricing';
+import type { Reservations } from '../db/reservations';
+import type { SlotAdmin } from '../db/slot-admin';
+import type { Suburbs } from '../db/suburbs';
+import { ADDRESS_MAX_SUGGESTIONS, ADDRESS_MIN_CHARS, GST_PERCENT, PHOTO_TYPES, PRICES, RESPONSE_TIME, TIME_SLOTS } from '../domain/constants';
+import { dateColumnToString, isPastDate, perthNextYear, toBusinessDate } from '../domain/dates';
+import { MSG, vehicleYearMessage } from '../domain/messages';
+import { computeQuote, normalizeTyreSize, quoteBody } from '../domain/pricing';
+import {
+  blockSlotSchema,
+  customerBookingSchema,
+  moveReservationSchema,
+  normalizeBooking,
+  priceQuoteSchema,
+  staffBookingSchema,
+  type NormalizedBooking,
+} from '../domain/requests';
+import { bookableProblem, slotStates } from '../domain/slots';
+import { requestedSlugName } from '../domain/suburbs';
+import { looksLikeToken } from '../domain/tokens';
+import { customerOf, vehicleOf } from '../events/builders';
+import { parsePhotoUpload } from './multipart';
+
+export interface RouteDeps {
+  /** The driver path (db/client.ts) for the hot reads. */
+  sql: Sql;
+  /** The public slot lists' cache (db/slot-cache.ts). */
+  slotCache: SlotCache;
+  clock: () => Date;
+  bookings: Bookings;
+  reservations: Reservations;
+  slotAdmin: SlotAdmin;
+  photos: Photos;
+  suburbs: Suburbs;
+  addresses: AddressProvider;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
+const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+
+/** A date query/param for slot lists: a Perth calendar date, today or later. */
+function listDate(value: unknown, now: Date): string {
+  const date = toBusinessDate(one(value));
+  if (!date || isPastDate(date, now)) throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date');
+  return date;
+}
+
+function idempotencyFrom(req: Request, scope: string, body: unknown): IdempotencyRequest | undefined {
+  const key = req.get('idempotency-key');
+  if (key === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw badRequest('Idempotency-Key must be 1-200 printable characters', undefined, 'invalid_idempotency_key');
+  return { scope, key, requestHash: requestHash(body) };
+}
+
+function send(res: Response, result: object | Replay, status = 201) {
+  if ('replay' in result) {
+    res.setHeader('Idempotent-Replayed', 'true');
+    res.status(result.statusCode).json(result.body);
+    return;
+  }
+  res.status(status).json(result);
+}
+
+export function bookingRoutes(deps: RouteDeps) {
+  const { sql, clock } = deps;
+
+  /**
+   * Validates a booking request with the form's messages. The dashboard's New Booking form is a request with a
+   * staff identity that carries vehicle.color (a field only that form has): it gets the staff form's rules and
+   * channel 'staff'. A signed-in staff member using the public dialog is treated as a customer.
+   */
+  function bookingInput(req: Request, paymentDefault: 'onsite' | 'prepaid', force?: 'prepaid'): NormalizedBooking {
+    const vehicle = (req.body as { vehicle?: unknown } | undefined)?.vehicle;
+    const staff = Boolean(req.identity) && typeof vehicle === 'object' && vehicle !== null && 'color' in vehicle;
+    const parsed = parseOr400(staff ? staffBookingSchema : customerBookingSchema, req.body ?? {});
+    const now = clock();
+    const problem = bookableProblem(parsed.job.scheduledDate, parsed.job.timeSlot, now);
+    if (problem) throw badRequest(problem, [{ path: 'job.scheduledDate', message: problem }], 'invalid_date_or_slot');
+    const maxYear = perthNextYear(now);
+    if (parsed.vehicle.year < 1900 || parsed.vehicle.year > maxYear) {
+      const message = vehicleYearMessage(maxYear);
+      throw badRequest(message, [{ path: 'vehicle.year', message }], 'validation_failed');
+    }
+    return normalizeBooking(parsed, staff ? 'staff' : 'online', force ?? parsed.job.paymentMethod ?? paymentDefault);
+  }
+
+  return (app: Express) => {
+    // ---------------------------------------------------------------- time slots (public)
+    async function states(date: string) {
+      const { blocks, reservations } = await deps.slotCache.get(date);
+      return slotStates(date, clock(), blocks, reservations);
+    }
+
+    // The booking dialog's list and the staff form's availability: the same answer.
+    const slotList = async (req: Request, res: Response) => {
+      const date = listDate(req.query.date, clock());
+      res.json((await states(date)).map((s) => ({ slot: s.slot, isAvailable: s.isAvailable, blockedReason: s.blockedReason })));
+    };
+    app.get('/api/time-slots', slotList);
+    app.get('/api/time-slots/availability', slotList);
+    app.get('/api/time-slots/:date', async (req, res) => {
+      const date = listDate(req.params.date, clock());
+      res.json((await states(date)).filter((s) => s.isAvailable).map((s) => ({ slot: s.slot })));
+    });
+
+    // ---------------------------------------------------------------- pricing (public)
+    app.get('/api/tyre-pricing/*tyreSize', async (req, res) => {
+      const raw = ([] as string[]).concat((req.params as { tyreSize?: string | string[] }).tyreSize ?? []).join('/');
+      const size = normalizeTyreSize(raw);
+      const brand = typeof req.query.brand === 'string' ? req.query.brand : undefined;
+      const price = size ? await tyrePrice(sql, size, brand) : undefined;
+      if (!price) {
+        res.status(404).json({ error: MSG.customQuoteNeeded, message: MSG.callForQuote, callbackRequired: true });
+        return;
+      }
+      res.json({ price: toMoney(price.cents), size: price.size, brand: price.brand, model: price.model });
+    });
+    app.get('/api/pricing', (_req, res) => {
+      res.json({
+        calloutFee: toMoney(PRICES.calloutFee),
+        punctureRepair: toMoney(PRICES.punctureRepair),
+        prepaidDiscount: toMoney(PRICES.prepaidDiscount),
+        fittingPerTyre: toMoney(PRICES.fittingPerTyre),
+        balancingPerTyre: toMoney(PRICES.balancingPerTyre),
+        batteryService: toMoney(PRICES.batteryService),
+        newTyresBasePrice: toMoney(PRICES.newTyresBasePrice),
+        gstPercent: Number(GST_PERCENT),
+        currency: 'AUD',
+        responseTime: RESPONSE_TIME,
+        timeSlots: TIME_SLOTS,
+      });
+    });
+    app.post('/api/pricing/quote', async (req, res) => {
+      const q = parseOr400(priceQuoteSchema, req.body ?? {});
+      const tyre = q.serviceType === 'new-tyres' && q.tyreSize ? await tyrePrice(sql, q.tyreSize, q.tyreBrand) : undefined;
+      const quote = computeQuote({
+        serviceType: q.serviceType,
+        tyreSize: q.tyreSize,
+        tyrePriceCents: tyre?.cents ?? null,
+        quantity: q.quantity,
+        prepaid: q.prepaid,
+      });
+      res.json(quoteBody(quote));
+    });
+
+    // ---------------------------------------------------------------- bookings (public; staff form with identity)
+    app.post('/api/bookings', async (req, res) => {
+      const input = bookingInput(req, 'onsite');
+      send(res, await deps.bookings.book(input, idempotencyFrom(req, 'bookings', { input, staff: req.identity?.id ?? null })));
+    });
+    app.post('/api/bookings/quote', async (req, res) => {
+      const input = bookingInput(req, 'prepaid', 'prepaid');
+      send(res, await deps.bookings.quote(input, idempotencyFrom(req, 'quotes', { input, staff: req.identity?.id ?? null })));
+    });
+    app.post('/api/bookings/:jobId/photos', async (req, res) => {
+      const jobId = req.params.jobId;
+      if (!isUuid(jobId)) throw notFound('Booking not found');
+      const target = await deps.photos.uploadTarget(jobId);
+      if (target.remaining <= 0) {
+        res.setHeader('Connection', 'close');
+        req.resume();
+        throw new HttpError(400, MSG.photoCount(target.max), 'too_many_files', undefined, { error: MSG.photoCountTitle });
+      }
+      let upload;
+      try {
+        upload = await parsePhotoUpload(req, target);
+      } catch (err) {
+        res.setHeader('Connection', 'close');
+        throw err;
+      }
+      const type = (upload.fields.type ?? 'tyre-condition').trim() || 'tyre-condition';
+      if (!(PHOTO_TYPES as readonly string[]).includes(type)) throw badRequest(MSG.photoKind, undefined, 'invalid_photo_type');
+      if (upload.files.length === 0) throw badRequest(MSG.photoNone, undefined, 'no_files');
+      const stored = await deps.photos.store(target, type, upload.files);
+      res.status(201).json({ photos: stored.map(photoView) });
+    });
+
+    // ---------------------------------------------------------------- booking tokens (public checkout)
+    app.get('/api/booking-token/:token', async (req, res) => {
+      const token = req.params.token;
+      const b = looksLikeToken(token) ? await deps.bookings.byToken(token) : undefined;
+      if (!b) throw new HttpError(404, 'This booking was not found or has expired.', 'not_found', undefined, { error: MSG.bookingNotFound });
+      res.json(tokenView(b));
+    });
+
+    // ---------------------------------------------------------------- suburbs & addresses (public)
+    app.get('/api/suburbs', async (_req, res) => {
+      res.json(await deps.suburbs.landingList());
+    });
+    app.get('/api/suburbs/search', async (req, res) => {
+      const q = typeof req.query.q === 'string' ? req.query.q : '';
+      res.json(q.trim() ? await deps.suburbs.search(q) : []);
+    });
+    app.get('/api/suburbs/:slug', async (req, res) => {
+      const name = requestedSlugName(req.params.slug);
+      const page = name ? await deps.suburbs.page(name) : undefined;
+      if (!page) throw new HttpError(404, MSG.serviceAreaNotFound, 'not_found', undefined, { error: MSG.serviceAreaNotFound });
+      res.json(page);
+    });
+    app.get('/api/addresses/suggestions', async (req, res) => {
+      const q = typeof req.query.q === 'string' ? req.query.q.slice(0, 200) : '';
+      if (q.trim().length < ADDRESS_MIN_CHARS) {
+        res.json([]);
+        return;
+      }
+      const sessionToken = typeof req.query.sessionToken === 'string' ? req.query.sessionToken.slice(0, 100) : undefined;
+      res.setHeader('Cache-Control', 'private, max-age=60');
+      res.json(await deps.addresses.suggest(q, { limit: ADDRESS_MAX_SUGGESTIONS, ...(sessionToken ? { sessionToken } : {}) }));
+    });
+
+    // ---------------------------------------------------------------- dashboard: time slot management (admin)
+    app.get('/api/dashboard/timeslots', requireAdmin, async (req, res) => {
+      res.json(await deps.slotAdmin.list(listDate(req.query.date, clock())));
+    });
+    app.get('/api/dashboard/timeslots/:date', requireAdmin, async (req, res) => {
+      res.json(await deps.slotAdmin.list(listDate(req.params.date, clock())));
+    });
+    app.patch('/api/dashboard/timeslots/:date/:slot/block', requireAdmin, async (req, res) => {
+      const { date, slot } = slotParams(String(req.params.date), String(req.params.slot), clock());
+      const { reason } = parseOr400(blockSlotSchema, req.body ?? {});
+      res.json(await deps.slotAdmin.block(date, slot, reason, req.identity!));
+    });
+    app.patch('/api/dashboard/timeslots/:date/:slot/unblock', requireAdmin, async (req, res) => {
+      const { date, slot } = slotParams(String(req.params.date), String(req.params.slot), clock());
+      res.json(await deps.slotAdmin.unblock(date, slot, req.identity!));
+    });
+
+    // ---------------------------------------------------------------- dashboard: photo viewer (staff, scoped)
+    app.get('/api/dashboard/jobs/:jobId/photos/:photoId', requireStaff, async (req, res) => {
+      const { jobId, photoId } = req.params;
+      const photo = isUuid(jobId) && isUuid(photoId) ? await deps.photos.forStaff(jobId, photoId, req.identity!) : undefined;
+      if (!photo) throw notFound(MSG.photoNotFound);
+      res.setHeader('Content-Type', photo.mimeType);
+      res.setHeader('Content-Length', String(photo.data.length));
+      res.setHeader('Content-Disposition', `inline; filename="${photo.filename}"`);
+      res.setHeader('Cache-Control', 'private, max-age=3600');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Content-Security-Policy', "default-src 'none'");
+      res.end(Buffer.from(photo.data.buffer, photo.data.byteOffset, photo.data.byteLength));
+    });
+
+    // ---------------------------------------------------------------- internal: jobs service
+    const internal = express.Router();
+    internal.put('/reservations/:jobId', requireStaff, async (req, res) => {
+      const jobId = req.params.jobId;
+      if (!isUuid(jobId)) throw notFound('No slot reservation for this job');
+      const body = parseOr400(moveReservationSchema, req.body ?? {});
+      const problem = bookableProblem(body.scheduledDate, body.timeSlot, clock());
+      if (problem) throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date_or_slot');
+      res.json(await deps.reservations.move(jobId, body.scheduledDate, body.timeSlot));
+    });
+    internal.delete('/reservations/:jobId', requireStaff, async (req, res) => {
+      if (isUuid(req.params.jobId)) await deps.reservations.release(req.params.jobId, 'cancelled');
+      res.status(204).end();
+    });
+    // Billing: the capability is the token itself (256 random bits); there is no staff identity on a customer's
+    // checkout, and /internal is never routed by the gateway.
+    internal.get('/booking-token/:token', async (req, res) => {
+      const token = req.params.token;
+      const b = looksLikeToken(token) ? await deps.bookings.byToken(token) : undefined;
+      if (!b) throw notFound('Booking not found or expired');
+      res.json({
+        quoteId: b.id,
+        jobId: b.jobId,
+        jobNumber: b.jobNumber,
+        bookingToken: token,
+        ...tokenView(b),
+      });
+    });
+    app.use('/internal', internal);
+  };
+}
+
+function slotParams(dateParam: string | undefined, slotParam: string | undefined, now: Date): { date: string; slot: TimeSlot } {
+  const date = toBusinessDate(dateParam);
+  const label = (slotParam ?? '').replace(/\+/g, ' ');
+  const slot = TIME_SLOTS.find((s) => s.slot === label)?.slot;
+  if (!date || !slot || isPastDate(date, now)) throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date_or_slot');
+  return { date, slot };
+}
+
+/** "Booking by token" (spec section 3) plus its state. */
+function tokenView(b: BookingModel) {
+  return {
+    amount: toMoney(b.total),
+    currency: 'AUD' as const,
+    status: b.status,
+    paymentStatus: b.paymentStatus,
+    expiresAt: b.status === 'quoted' ? (b.expiresAt?.toISOString() ?? null) : null,
+    serviceType: b.serviceType,
+    customer: customerOf(b),
+    job: {
+      scheduledDate: dateColumnToString(b.scheduledDate),
+      timeSlot: b.timeSlot,
+      address: b.address,
+      suburb: b.suburb,
+      postcode: b.postcode,
+      tyreSize: b.tyreSize,
+      tyreQuantity: b.tyreQuantity,
+    },
+    vehicle: vehicleOf(b),
+  };
+}

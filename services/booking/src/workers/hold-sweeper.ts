@@ -1,0 +1,76 @@
+/**
+ * Releases prepaid holds whose time ran out (BookingExpired through the outbox) and purges old Idempotency-Keys.
+ * A plain timer rather than a queue: the work is one idempotent SQL batch, safe on every replica at once
+ * (FOR UPDATE SKIP LOCKED), and reads already treat an expired hold as free, so the sweep only has to be prompt
+ * about the event, not about availability.
+ */
+import type { Outbox, PgExecutor } from '@tyres/events';
+import type { Logger } from '@tyres/service-kit';
+import { purgeKeys } from '../db/idempotency';
+import { expireHolds } from '../db/slots';
+
+export interface HoldSweeper {
+  /** One pass: expires every due hold (in batches); returns how many. */
+  runOnce(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createHoldSweeper(deps: {
+  sql: PgExecutor;
+  outbox: Outbox;
+  wake: () => void;
+  clock: () => Date;
+  logger: Logger;
+  intervalMs: number;
+}): HoldSweeper {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+  let lastPurge = 0;
+
+  async function runOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await deps.sql.$transaction((tx) => expireHolds(tx, deps.outbox, deps.clock(), 100));
+      total += n;
+      if (n < 100) break;
+    }
+    if (total > 0) {
+      deps.wake();
+      deps.logger.info({ expired: total }, 'expired prepaid holds released');
+    }
+    if (Date.now() - lastPurge > 3600_000) {
+      lastPurge = Date.now();
+      await purgeKeys(deps.sql);
+    }
+    return total;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce()
+        .catch((err: unknown) => deps.logger.warn({ err }, 'hold sweep failed; will retry'))
+        .finally(() => {
+          running = undefined;
+          schedule();
+        });
+    }, deps.intervalMs);
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { startService, type Logger } from '@tyres/service-kit';
+import type { GatewayConfig } from './config';
+import { createDb, DB_SCHEMA } from './db/client';
+import { seedFirstAdmin } from './db/seed-admin';
+import { UserRepository } from './db/users';
+import { userEvents } from './events/user-events';
+import { createGatewayApp } from './http/app';
+import { Sessions } from './http/session';
+import { LoginThrottle } from './http/throttle';
+
+/** Composition of the gateway; main.ts runs it, integration tests start it on port 0. */
+export async function startGateway(config: GatewayConfig, logger: Logger) {
+  const db = createDb(config.DATABASE_URL);
+  return startService({
+    name: 'gateway',
+    schema: DB_SCHEMA,
+    config,
+    logger,
+    db,
+    http: async ({ outbox, relay, redis, readiness }) => {
+      const users = new UserRepository(db, userEvents(outbox.enqueue), () => relay.wake());
+      const seeded = await seedFirstAdmin(db, users, {
+        username: config.ADMIN_USERNAME,
+        password: config.ADMIN_PASSWORD,
+        logger,
+      });
+      if (seeded.generatedPassword) {
+        // Shown once, on the console only: the password is never stored in clear anywhere.
+        process.stdout.write(
+          `\n  First admin account created: ${seeded.username} / ${seeded.generatedPassword}\n  Change it or set ADMIN_PASSWORD; this password will not be shown again.\n\n`,
+        );
+      }
+      relay.wake();
+      const frontends = config.STATIC_DIR
+        ? { staticDir: config.STATIC_DIR }
+        : config.SHELL_URL && config.PUBLIC_REMOTE_URL && config.DASHBOARD_REMOTE_URL
+          ? { shell: config.SHELL_URL, public: config.PUBLIC_REMOTE_URL, dashboard: config.DASHBOARD_REMOTE_URL }
+          : undefined;
+      const gateway = createGatewayApp({
+        logger,
+        users,
+        sessions: new Sessions({
+          secret: config.SESSION_SECRET,
+          ttlHours: config.SESSION_TTL_HOURS,
+          secure: config.cookieSecure,
+          redis,
+          redisPrefix: config.REDIS_PREFIX,
+        }),
+        throttle: new LoginThrottle({
+          redis,
+          prefix: config.REDIS_PREFIX,
+          maxPerUsername: config.LOGIN_MAX_FAILURES_PER_USERNAME,
+          maxPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
+          windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS,
+        }),
+        upstreams: {
+          booking: config.BOOKING_URL,
+          jobs: config.JOBS_URL,
+          billing: config.BILLING_URL,
+          reporting: config.REPORTING_URL,
+          notify: config.NOTIFY_URL,
+        },
+        internalPrivateKey: config.INTERNAL_JWT_PRIVATE_KEY,
+        allowedOrigins: config.ALLOWED_ORIGINS,
+        secureCookies: config.cookieSecure,
+        maxBodyBytes: config.MAX_BODY_BYTES,
+        maxUploadBytes: config.MAX_UPLOAD_BYTES,
+        readiness,
+        frontends,
+      });
+      return { app: gateway.app, setDraining: gateway.setDraining, onUpgrade: gateway.handleUpgrade };
+    },
+  });
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+
+export const SESSION_COOKIE = 'tyres_session';
+
+export interface SessionClaims {
+  sub: string;
+  jti: string;
+  exp: number;
+}
+
+export interface SessionOptions {
+  secret: string;
+  ttlHours: number;
+  secure: boolean;
+  redis: Redis;
+  redisPrefix: string;
+}
+
+/**
+ * Stateless JWT session in an httpOnly, SameSite=Lax cookie. Logout revokes the token id in Redis until it
+ * would have expired, so a copied cookie stops working at logout, not hours later.
+ */
+export class Sessions {
+  constructor(private readonly opts: SessionOptions) {}
+
+  issue(res: Response, userId: string): void {
+    const jti = randomUUID();
+    const token = jwt.sign({}, this.opts.secret, {
+      algorithm: 'HS256',
+      subject: userId,
+      jwtid: jti,
+      expiresIn: Math.round(this.opts.ttlHours * 3600),
+    });
+    res.cookie(SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.opts.secure,
+      path: '/',
+      maxAge: this.opts.ttlHours * 3600 * 1000,
+    });
+  }
+
+  clear(res: Response): void {
+    res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: this.opts.secure, path: '/' });
+  }
+
+  /** Reads and verifies the cookie; undefined when absent, malformed, expired or revoked. */
+  async read(req: Pick<Request, 'headers'>): Promise<SessionClaims | undefined> {
+    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+    if (!token) return undefined;
+    let claims: jwt.JwtPayload;
+    try {
+      claims = jwt.verify(token, this.opts.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    } catch {
+      return undefined;
+    }
+    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number')
+      return undefined;
+    if (await this.opts.redis.exists(this.revokedKey(claims.jti))) return undefined;
+    return { sub: claims.sub, jti: claims.jti, exp: claims.exp };
+  }
+
+  async revoke(claims: SessionClaims): Promise<void> {
+    const ttl = Math.max(1, claims.exp - Math.floor(Date.now() / 1000));
+    await this.opts.redis.set(this.revokedKey(claims.jti), '1', 'EX', ttl);
+  }
+
+  private revokedKey(jti: string) {
+    return `${this.opts.redisPrefix}gateway:session:revoked:${jti}`;
+  }
+}
+
+/** Minimal cookie reader: the gateway must not parse bodies or cookies it forwards, only find its own. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}

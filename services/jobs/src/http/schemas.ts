@@ -1,0 +1,142 @@
+import { toMoney } from '@tyres/events';
+import { z } from 'zod';
+import { SCHEDULE_STATUSES, selectionForSchedule, type StatusSelection } from '../domain/schedule';
+import { JOB_STATUSES, normaliseStatusInput, type JobStatus } from '../domain/status';
+import { isTimeSlot, toPerthDate, TIME_SLOTS } from '../domain/time';
+
+/** Request schemas; messages are the spec's where it has one (sections 5 and 8). */
+
+export const BOTH_REQUIRED = 'Please select both date and time slot';
+export const INVALID_DATE = 'Invalid date or time slot selected';
+export const INVALID_SLOT = 'Invalid time slot';
+export const STATUS_MESSAGE = `Status must be one of ${JOB_STATUSES.join(', ')}`;
+
+export const uuid = z.uuid();
+
+export const statusBody = z.object({
+  status: z
+    .string({ error: 'Status is required' })
+    .trim()
+    .transform(normaliseStatusInput)
+    .pipe(z.enum(JOB_STATUSES, { error: STATUS_MESSAGE })),
+  notifyCustomer: z.boolean({ error: 'notifyCustomer must be true or false' }).optional(),
+});
+
+/** `null`, '' or 'unassigned' (the schedule's Unassigned option) unassign. */
+export const assignBody = z.object({
+  technicianId: z.preprocess(
+    (v) => (v === '' || v === 'unassigned' ? null : v),
+    z.union([z.uuid({ error: 'Jobs can only be assigned to an active technician.' }), z.null()], {
+      error: 'Select a technician or Unassigned',
+    }),
+  ),
+});
+
+const requiredText = z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().min(1));
+
+export const rescheduleBody = z
+  .unknown()
+  .transform((raw, ctx) => {
+    const body = (raw && typeof raw === 'object' ? raw : {}) as { scheduledDate?: unknown; timeSlot?: unknown };
+    const date = requiredText.safeParse(body.scheduledDate);
+    const slot = requiredText.safeParse(body.timeSlot);
+    if (!date.success || !slot.success) {
+      ctx.addIssue({ code: 'custom', path: [!date.success ? 'scheduledDate' : 'timeSlot'], message: BOTH_REQUIRED });
+      return z.NEVER;
+    }
+    const scheduledDate = toPerthDate(date.data);
+    if (!scheduledDate) {
+      ctx.addIssue({ code: 'custom', path: ['scheduledDate'], message: INVALID_DATE });
+      return z.NEVER;
+    }
+    if (!isTimeSlot(slot.data)) {
+      ctx.addIssue({ code: 'custom', path: ['timeSlot'], message: INVALID_SLOT, params: { allowed: TIME_SLOTS } });
+      return z.NEVER;
+    }
+    return { scheduledDate, timeSlot: slot.data };
+  });
+
+const positiveInt = (message: string, max?: number) => {
+  let s = z.coerce.number({ error: message }).int(message).min(1, message);
+  if (max !== undefined) s = s.max(max, message);
+  return s;
+};
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** List filters: `status` in the dashboard vocabulary, or `scheduleStatus` in the schedule's (README). */
+export const listQuery = z
+  .object({
+    status: z
+      .string()
+      .trim()
+      .transform(normaliseStatusInput)
+      .pipe(z.enum(['all', ...JOB_STATUSES], { error: `status must be all or one of ${JOB_STATUSES.join(', ')}` }))
+      .optional(),
+    scheduleStatus: z
+      .enum(['all', ...SCHEDULE_STATUSES], { error: `scheduleStatus must be all or one of ${SCHEDULE_STATUSES.join(', ')}` })
+      .optional(),
+    page: positiveInt('page must be a whole number from 1').default(1),
+    pageSize: positiveInt(`pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}`, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  })
+  .transform((q, ctx) => {
+    const status = q.status && q.status !== 'all' ? (q.status as JobStatus) : undefined;
+    const schedule = q.scheduleStatus && q.scheduleStatus !== 'all' ? q.scheduleStatus : undefined;
+    if (status && schedule) {
+      ctx.addIssue({ code: 'custom', path: ['status'], message: 'Filter by status or by scheduleStatus, not both' });
+      return z.NEVER;
+    }
+    const selection: StatusSelection | undefined = status
+      ? { statuses: [status] }
+      : schedule
+        ? selectionForSchedule(schedule)
+        : undefined;
+    return { selection, page: q.page, pageSize: q.pageSize };
+  });
+
+/** Money in: a decimal with up to 2 places, as a string or a number (spec section 5, stored data rules). */
+const moneyInput = z
+  .union([z.string(), z.number()], { error: 'Must be a valid decimal amount' })
+  .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+  .refine((v) => /^\d{1,8}(\.\d{1,2})?$/.test(v), 'Must be a valid decimal amount')
+  .transform((v) => toMoney(v));
+
+export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'note'] as const;
+
+const lineItemFields = {
+  type: z.string().trim().min(1, 'Type is required').max(50, 'Type must be at most 50 characters'),
+  category: z.enum(LINE_ITEM_CATEGORIES, { error: `Category must be one of ${LINE_ITEM_CATEGORIES.join(', ')}` }),
+  description: z
+    .string({ error: 'Please enter a description for the line item.' })
+    .trim()
+    .min(1, 'Please enter a description for the line item.')
+    .max(1000, 'Description must be at most 1000 characters'),
+  quantity: z.coerce
+    .number({ error: 'Quantity must be a whole number of at least 1' })
+    .int('Quantity must be a whole number of at least 1')
+    .min(1, 'Quantity must be a whole number of at least 1')
+    .max(10_000, 'Quantity must be at most 10000'),
+  unitCost: moneyInput,
+  unitPrice: moneyInput,
+};
+
+export const lineItemBody = z.object({
+  type: lineItemFields.type.default('item'),
+  category: lineItemFields.category.default('labour'),
+  description: lineItemFields.description,
+  quantity: lineItemFields.quantity.default(1),
+  unitCost: lineItemFields.unitCost.default('0.00'),
+  unitPrice: lineItemFields.unitPrice,
+});
+
+export const lineItemPatch = z
+  .object({
+    type: lineItemFields.type.optional(),
+    category: lineItemFields.category.optional(),
+    description: lineItemFields.description.optional(),
+    quantity: lineItemFields.quantity.optional(),
+    unitCost: lineItemFields.unitCost.optional(),
+    unitPrice: lineItemFields.unitPrice.optional(),
+  })
+  .refine((p) => Object.values(p).some((v) => v !== undefined), 'Nothing to update');

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from './client';
+import type { Delivery, DeliveryAttempt, DeliveryChannel, DeliveryStatus } from './generated/client';
+
+export type { Delivery, DeliveryAttempt, DeliveryChannel, DeliveryStatus };
+
+export interface NewDelivery {
+  key: string;
+  channel: DeliveryChannel;
+  purpose: string;
+  recipient: string;
+  subject?: string | null;
+  body: string;
+  html?: string | null;
+  replyTo?: string | null;
+  jobId?: string | null;
+  maxAttempts: number;
+  sourceEventId?: string | null;
+  correlationId?: string | null;
+  requestedAt: Date;
+}
+
+export interface ListFilter {
+  channel?: DeliveryChannel;
+  status?: DeliveryStatus;
+  jobId?: string;
+  /** Rows created strictly before this instant (keyset pagination on createdAt, then id). */
+  before?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/** Statuses whose BullMQ job may still need (re-)adding. */
+export const OPEN_STATUSES: readonly DeliveryStatus[] = ['queued', 'sending', 'retrying'];
+
+/**
+ * The delivery log. One row per message (unique `key` = the BullMQ job id), written before the job is queued;
+ * workers update it per attempt, and every attempt is kept in delivery_attempts.
+ */
+export class DeliveryRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts the row unless one with the same key exists; returns the row and whether this call created it. */
+  async createIfAbsent(input: NewDelivery): Promise<{ delivery: Delivery; created: boolean }> {
+    const { count } = await this.db.delivery.createMany({
+      data: [
+        {
+          id: randomUUID(),
+          key: input.key,
+          channel: input.channel,
+          purpose: input.purpose,
+          recipient: input.recipient,
+          subject: input.subject ?? null,
+          body: input.body,
+          html: input.html ?? null,
+          replyTo: input.replyTo ?? null,
+          jobId: input.jobId ?? null,
+          maxAttempts: input.maxAttempts,
+          sourceEventId: input.sourceEventId ?? null,
+          correlationId: input.correlationId ?? null,
+          requestedAt: input.requestedAt,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    const delivery = await this.db.delivery.findUniqueOrThrow({ where: { key: input.key } });
+    return { delivery, created: count === 1 };
+  }
+
+  get(id: string): Promise<Delivery | null> {
+    return this.db.delivery.findUnique({ where: { id } });
+  }
+
+  getByKey(key: string): Promise<Delivery | null> {
+    return this.db.delivery.findUnique({ where: { key } });
+  }
+
+  /** A worker picked the message up: the attempt number is the row's own counter (survives manual retries). */
+  async startAttempt(id: string, transport: string, normalizedTo?: string): Promise<number> {
+    const row = await this.db.delivery.update({
+      where: { id },
+      data: {
+        status: 'sending',
+        transport,
+        attempts: { increment: 1 },
+        nextAttemptAt: null,
+        ...(normalizedTo ? { normalizedTo } : {}),
+      },
+      select: { attempts: true },
+    });
+    return row.attempts;
+  }
+
+  async markSent(
+    id: string,
+    attempt: number,
+    sent: {
+      transport: string;
+      providerMessageId: string | null;
+      rawMessage?: string | null;
+      durationMs: number;
+      at: Date;
+    },
+  ): Promise<void> {
+    await this.db.$transaction([
+      this.db.delivery.update({
+        where: { id },
+        data: {
+          status: 'sent',
+          transport: sent.transport,
+          providerMessageId: sent.providerMessageId,
+          rawMessage: sent.rawMessage ?? null,
+          sentAt: sent.at,
+          lastError: null,
+          nextAttemptAt: null,
+        },
+      }),
+      this.attemptRow(id, attempt, 'sent', null, sent.transport, sent.durationMs),
+    ]);
+  }
+
+  async markRetrying(
+    id: string,
+    attempt: number,
+    failure: { error: string; transport: string; durationMs: number; nextAttemptAt: Date },
+  ) {
+    await this.db.$transaction([
+      this.db.delivery.update({
+        where: { id },
+        data: { status: 'retrying', lastError: failure.error, nextAttemptAt: failure.nextAttemptAt },
+      }),
+      this.attemptRow(id, attempt, 'retry', failure.error, failure.transport, failure.durationMs),
+    ]);
+  }
+
+  async markFailed(
+    id: string,
+    attempt: number,
+    failure: { error: string; transport: string; durationMs: number; at: Date },
+  ) {
+    await this.db.$transaction([
+      this.db.delivery.update({
+        where: { id },
+        data: { status: 'failed', lastError: failure.error, failedAt: failure.at, nextAttemptAt: null },
+      }),
+      this.attemptRow(id, attempt, 'failed', failure.error, failure.transport, failure.durationMs),
+    ]);
+  }
+
+  private attemptRow(
+    deliveryId: string,
+    attempt: number,
+    outcome: string,
+    error: string | null,
+    transport: string,
+    durationMs: number,
+  ) {
+    return this.db.deliveryAttempt.upsert({
+      where: { deliveryId_attempt: { deliveryId, attempt } },
+      create: { id: randomUUID(), deliveryId, attempt, outcome, error, transport, durationMs },
+      update: { outcome, error, transport, durationMs },
+    });
+  }
+
+  list(filter: ListFilter): Promise<Delivery[]> {
+    return this.db.delivery.findMany({
+      where: {
+        ...(filter.channel ? { channel: filter.channel } : {}),
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.jobId ? { jobId: filter.jobId } : {}),
+        ...(filter.before
+          ? {
+              OR: [
+                { createdAt: { lt: filter.before.createdAt } },
+                { createdAt: filter.before.createdAt, id: { lt: filter.before.id } },
+              ],
+            }
+          : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: filter.limit,
+    });
+  }
+
+  withAttempts(id: string): Promise<(Delivery & { attemptLog: DeliveryAttempt[] }) | null> {
+    return this.db.delivery.findUnique({
+      where: { id },
+      include: { attemptLog: { orderBy: { attempt: 'asc' } } },
+    });
+  }
+}

@@ -1,0 +1,102 @@
+import { bookingCreated } from '../../test/fixtures';
+import { bookingConfirmationEmail, cancellationDeadlines, technicianEnRouteSms } from './messages';
+
+const business = { name: 'Mobile Tyres Perth', phone: '08 6000 0000' };
+
+describe('bookingConfirmationEmail', () => {
+  const booking = bookingCreated({
+    jobNumber: 'JOB-123456',
+    scheduledDate: '2026-11-24',
+    timeSlot: '8-10 AM',
+  });
+  const email = bookingConfirmationEmail(booking, business);
+
+  it('names the service, date and slot in the subject', () => {
+    expect(email.subject).toBe(
+      'Booking confirmed: New Tyres on Tuesday 24 November 2026, 8-10 AM (JOB-123456)',
+    );
+  });
+
+  it('lists service, date, slot, address, amount', () => {
+    expect(email.text).toContain('Hi Jane,');
+    expect(email.text).toContain('Job number: JOB-123456');
+    expect(email.text).toContain('Service: New Tyres (4 x 205/55R16 Michelin)');
+    expect(email.text).toContain('Date: Tuesday 24 November 2026');
+    expect(email.text).toContain('Time slot: 8-10 AM');
+    expect(email.text).toContain('Address: 12 Beaufort Street, Mount Lawley 6050');
+    expect(email.text).toContain('Vehicle: 2019 Toyota Corolla (1ABC234)');
+    expect(email.text).toContain('Amount: $705.80 (inc. GST), payable on site');
+  });
+
+  it("states the cancellation terms with this booking's deadlines in Perth time", () => {
+    expect(email.text).toContain(
+      'Cancel 24 hours or more before your booking (before Mon 23 Nov, 8:00 am): full refund.',
+    );
+    expect(email.text).toContain('Cancel 12 to 24 hours before (before Mon 23 Nov, 8:00 pm): 50% refund.');
+    expect(email.text).toContain(
+      'Cancel less than 12 hours before: no refund. No-shows are charged in full.',
+    );
+    expect(email.text).toContain(
+      'To cancel or reschedule, call us on 08 6000 0000 or reply to this email, quoting job number JOB-123456.',
+    );
+  });
+
+  it('works out the deadlines from the slot start', () => {
+    const d = cancellationDeadlines('2026-11-24', '2-4 PM');
+    expect(d.slotStart.toISOString()).toBe('2026-11-24T06:00:00.000Z');
+    expect(d.fullRefundBefore.toISOString()).toBe('2026-11-23T06:00:00.000Z');
+    expect(d.halfRefundBefore.toISOString()).toBe('2026-11-23T18:00:00.000Z');
+  });
+
+  it('says prepaid bookings were paid and are non-refundable after completion', () => {
+    const paid = bookingConfirmationEmail(
+      bookingCreated({ paymentMethod: 'prepaid', paymentStatus: 'paid', customerValue: '675.80' }),
+      business,
+    );
+    expect(paid.text).toContain('Amount: $675.80 (inc. GST), paid online');
+    expect(paid.text).toContain('Prepaid bookings are non-refundable once the work is completed.');
+  });
+
+  it('shows battery service as quoted on site', () => {
+    const battery = bookingConfirmationEmail(
+      bookingCreated({
+        serviceType: 'battery-service',
+        customerValue: '0.00',
+        tyreSize: null,
+        tyreQuantity: null,
+        tyreBrand: null,
+      }),
+      business,
+    );
+    expect(battery.text).toContain('Service: Mobile Battery Service');
+    expect(battery.text).toContain('Amount: Quote on site');
+  });
+
+  it('offers only a reply when no phone is configured', () => {
+    const noPhone = bookingConfirmationEmail(booking, { name: 'Mobile Tyres Perth', phone: '' });
+    expect(noPhone.text).toContain(
+      'To cancel or reschedule, reply to this email, quoting job number JOB-123456.',
+    );
+  });
+
+  it('escapes customer input in the HTML version', () => {
+    const html = bookingConfirmationEmail(
+      bookingCreated({
+        address: '<script>alert(1)</script> St',
+        customer: { name: 'A & B', email: 'a@b.co', phone: '0412345678' },
+      }),
+      business,
+    ).html;
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; St');
+    expect(html).toContain('Hi A,');
+  });
+});
+
+describe('technicianEnRouteSms', () => {
+  it('gives the ETA 30 minutes from now in Perth time', () => {
+    expect(technicianEnRouteSms(new Date('2026-11-21T02:15:00Z'), business)).toBe(
+      'Mobile Tyres Perth: your technician is en route, ETA 10:45.',
+    );
+  });
+});

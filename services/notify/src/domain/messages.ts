@@ -1,0 +1,141 @@
+/**
+ * Customer-facing message text: the booking confirmation email (BookingCreated) and the technician-en-route SMS
+ * wording. Pure functions, unit-tested; the workers only send what these return.
+ */
+import type { BookingCreatedV1Data, ServiceType } from '@tyres/events';
+import { formatEta, formatLongDate, formatShortDateTime, slotStartsAt } from './perth-time';
+
+export const SERVICE_LABEL: Record<ServiceType, string> = {
+  'new-tyres': 'New Tyres',
+  'puncture-repair': 'Puncture Repair',
+  'battery-service': 'Mobile Battery Service',
+  'emergency-callout': 'Emergency Callout',
+};
+
+export interface BusinessDetails {
+  name: string;
+  /** May be empty: the email then only offers replying to it. */
+  phone: string;
+}
+
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Cancellation terms of spec section 1, with the deadlines worked out for this booking (Perth time). */
+export function cancellationDeadlines(scheduledDate: string, timeSlot: BookingCreatedV1Data['timeSlot']) {
+  const start = slotStartsAt(scheduledDate, timeSlot);
+  return {
+    slotStart: start,
+    fullRefundBefore: new Date(start.getTime() - 24 * 3_600_000),
+    halfRefundBefore: new Date(start.getTime() - 12 * 3_600_000),
+  };
+}
+
+function amountLine(b: BookingCreatedV1Data): string {
+  if (b.serviceType === 'battery-service' && b.customerValue === '0.00') return 'Quote on site';
+  const amount = `$${b.customerValue} (inc. GST)`;
+  if (b.paymentStatus === 'paid') return `${amount}, paid online`;
+  if (b.paymentMethod === 'prepaid') return `${amount}, prepaid online`;
+  return `${amount}, payable on site (Cash on Delivery; card, EFTPOS and PayID also accepted)`;
+}
+
+function serviceLine(b: BookingCreatedV1Data): string {
+  const label = SERVICE_LABEL[b.serviceType];
+  if (b.serviceType !== 'new-tyres') return label;
+  const details = [b.tyreQuantity ? `${b.tyreQuantity} x` : '', b.tyreSize ?? '', b.tyreBrand ?? '']
+    .filter(Boolean)
+    .join(' ');
+  return details ? `${label} (${details})` : label;
+}
+
+function firstName(name: string): string {
+  return name.trim().split(/\s+/)[0] || name.trim();
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+
+/** The booking confirmation email: service, date, slot, address, amount and how to cancel under the terms. */
+export function bookingConfirmationEmail(b: BookingCreatedV1Data, business: BusinessDetails): EmailContent {
+  const date = formatLongDate(b.scheduledDate);
+  const { fullRefundBefore, halfRefundBefore } = cancellationDeadlines(b.scheduledDate, b.timeSlot);
+  const address = `${b.address}, ${b.suburb} ${b.postcode}`;
+  const vehicle = `${b.vehicle.year} ${b.vehicle.make} ${b.vehicle.model} (${b.vehicle.registration})`;
+  const howToCancel = business.phone
+    ? `To cancel or reschedule, call us on ${business.phone} or reply to this email, quoting job number ${b.jobNumber}.`
+    : `To cancel or reschedule, reply to this email, quoting job number ${b.jobNumber}.`;
+
+  const rows: [string, string][] = [
+    ['Job number', b.jobNumber],
+    ['Service', serviceLine(b)],
+    ['Date', date],
+    ['Time slot', `${b.timeSlot} (your technician arrives within this window)`],
+    ['Address', address],
+    ['Vehicle', vehicle],
+    ['Amount', amountLine(b)],
+  ];
+  const terms = [
+    `Cancel 24 hours or more before your booking (before ${formatShortDateTime(fullRefundBefore)}): full refund.`,
+    `Cancel 12 to 24 hours before (before ${formatShortDateTime(halfRefundBefore)}): 50% refund.`,
+    'Cancel less than 12 hours before: no refund. No-shows are charged in full.',
+  ];
+  if (b.paymentMethod === 'prepaid')
+    terms.push('Prepaid bookings are non-refundable once the work is completed.');
+
+  const subject = `Booking confirmed: ${SERVICE_LABEL[b.serviceType]} on ${date}, ${b.timeSlot} (${b.jobNumber})`;
+  const text = [
+    `Hi ${firstName(b.customer.name)},`,
+    '',
+    `Thanks for booking with ${business.name}. Your booking is confirmed.`,
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    '',
+    'Cancellation policy',
+    ...terms.map((t) => `- ${t}`),
+    '',
+    howToCancel,
+    '',
+    `${business.name}${business.phone ? ` - ${business.phone}` : ''}`,
+    'Mobile tyre fitting, puncture repair and battery service across Perth and Peel. Prices include GST.',
+    '',
+  ].join('\n');
+
+  const html = [
+    '<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#222;line-height:1.5">',
+    `<p>Hi ${escapeHtml(firstName(b.customer.name))},</p>`,
+    `<p>Thanks for booking with ${escapeHtml(business.name)}. <strong>Your booking is confirmed.</strong></p>`,
+    '<table cellpadding="4" style="border-collapse:collapse">',
+    ...rows.map(
+      ([k, v]) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`,
+    ),
+    '</table>',
+    '<h3 style="margin-bottom:4px">Cancellation policy</h3>',
+    '<ul>',
+    ...terms.map((t) => `<li>${escapeHtml(t)}</li>`),
+    '</ul>',
+    `<p>${escapeHtml(howToCancel)}</p>`,
+    `<p>${escapeHtml(business.name)}${business.phone ? ` - ${escapeHtml(business.phone)}` : ''}<br>`,
+    'Mobile tyre fitting, puncture repair and battery service across Perth and Peel. Prices include GST.</p>',
+    '</body></html>',
+  ].join('\n');
+
+  return { subject, text, html };
+}
+
+/**
+ * The SMS sent when work starts (spec section 4: "Start Work (En Route)" offers an SMS whose ETA is 30 minutes
+ * from now). The jobs service composes SmsRequested.body; this is the wording notify's tests and the docs use.
+ */
+export function technicianEnRouteSms(
+  now: Date,
+  business: Pick<BusinessDetails, 'name'>,
+  minutes = 30,
+): string {
+  return `${business.name}: your technician is en route, ETA ${formatEta(now, minutes)}.`;
+}

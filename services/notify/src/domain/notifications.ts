@@ -1,0 +1,224 @@
+/**
+ * The dashboard notification protocol (spec sections 3, 7 and 9): what the server sends, what clients may send,
+ * and who gets what. No I/O here.
+ *
+ * Server -> client (JSON text frames):
+ *   { type: 'connected',      data: { userId, role, heartbeatMs } }                once, after the upgrade
+ *   { type: 'new_booking',    data: { id, jobNumber, serviceType, suburb, timeSlot, createdAt } }
+ *   { type: 'job_assigned',   data: { jobId, jobNumber, scheduledDate, timeSlot, serviceType?, suburb?, assignedAt } }
+ *   { type: 'job_unassigned', data: { jobId, jobNumber, assignedAt } }
+ *   { type: 'subscribed',     data: { suburbs } }                                  answer to subscribe_suburbs
+ *   { type: 'pong',           data: { ts } }                                       answer to ping
+ *   { type: 'error',          data: { code, message } }                            bad client message
+ *
+ * Client -> server:
+ *   { type: 'subscribe_suburbs', suburbs: string[] }   (or data: { suburbs }); [] = every suburb
+ *   { type: 'ping' }
+ */
+import { z } from 'zod';
+import type { BookingCreatedV1Data, JobAssignedV1Data, ServiceType, TimeSlot, UserRole } from '@tyres/events';
+
+export interface NewBookingData {
+  id: string;
+  jobNumber: string;
+  serviceType: ServiceType;
+  suburb: string;
+  timeSlot: TimeSlot;
+  createdAt: string;
+}
+
+export interface JobAssignedNotice {
+  jobId: string;
+  jobNumber: string;
+  scheduledDate: string;
+  timeSlot: TimeSlot;
+  serviceType?: ServiceType;
+  suburb?: string;
+  assignedAt: string;
+}
+
+export type ServerMessage =
+  | { type: 'connected'; data: { userId: string; role: UserRole; heartbeatMs: number } }
+  | { type: 'new_booking'; data: NewBookingData }
+  | { type: 'job_assigned'; data: JobAssignedNotice }
+  | { type: 'job_unassigned'; data: { jobId: string; jobNumber: string; assignedAt: string } }
+  | { type: 'subscribed'; data: { suburbs: string[] } }
+  | { type: 'pong'; data: { ts: string } }
+  | { type: 'error'; data: { code: ClientErrorCode; message: string } };
+
+export type ClientErrorCode =
+  'malformed_json' | 'invalid_message' | 'unknown_type' | 'binary_not_supported' | 'rate_limited';
+
+/** Spec: 350+ suburbs served; a generous cap that still bounds per-connection memory. */
+export const MAX_SUBSCRIBED_SUBURBS = 500;
+
+const suburbName = z
+  .string({ error: 'suburbs must be a list of suburb names' })
+  .trim()
+  .min(1, 'suburb names cannot be empty')
+  .max(100, 'suburb names are at most 100 characters');
+const suburbList = z
+  .array(suburbName, { error: 'suburbs must be a list of suburb names' })
+  .max(MAX_SUBSCRIBED_SUBURBS, `at most ${MAX_SUBSCRIBED_SUBURBS} suburbs`);
+
+const subscribeSuburbs = z
+  .object({
+    type: z.literal('subscribe_suburbs'),
+    suburbs: suburbList.optional(),
+    data: z.object({ suburbs: suburbList }).optional(),
+  })
+  .refine((m) => m.suburbs !== undefined || m.data !== undefined, {
+    message: 'subscribe_suburbs needs suburbs: [...]',
+  })
+  .transform((m) => ({
+    type: 'subscribe_suburbs' as const,
+    suburbs: (m.suburbs ?? m.data?.suburbs ?? []) as string[],
+  }));
+
+const ping = z.object({ type: z.literal('ping') }).transform(() => ({ type: 'ping' as const }));
+
+export type ClientMessage = { type: 'subscribe_suburbs'; suburbs: string[] } | { type: 'ping' };
+
+export type ParseResult =
+  { ok: true; message: ClientMessage } | { ok: false; code: ClientErrorCode; message: string };
+
+/** Parses one client text frame. Never throws. */
+export function parseClientMessage(text: string): ParseResult {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(text);
+  } catch {
+    return { ok: false, code: 'malformed_json', message: 'Message is not valid JSON' };
+  }
+  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded))
+    return { ok: false, code: 'invalid_message', message: 'Message must be a JSON object with a type' };
+  const type = (decoded as { type?: unknown }).type;
+  if (type === 'ping') {
+    const r = ping.safeParse(decoded);
+    return r.success
+      ? { ok: true, message: r.data }
+      : { ok: false, code: 'invalid_message', message: 'Invalid ping' };
+  }
+  if (type === 'subscribe_suburbs') {
+    const r = subscribeSuburbs.safeParse(decoded);
+    if (r.success) return { ok: true, message: r.data };
+    return {
+      ok: false,
+      code: 'invalid_message',
+      message: r.error.issues[0]?.message ?? 'Invalid subscribe_suburbs',
+    };
+  }
+  if (typeof type !== 'string')
+    return { ok: false, code: 'invalid_message', message: 'Message must have a string type' };
+  return {
+    ok: false,
+    code: 'unknown_type',
+    message: `Unknown message type "${type.slice(0, 50)}" (expected subscribe_suburbs or ping)`,
+  };
+}
+
+/** Suburb names compare case-insensitively, ignoring extra spaces and hyphens ("Mount-Lawley" = "mount lawley"). */
+export function normalizeSuburb(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[-\s]+/g, ' ');
+}
+
+/** The filter a subscribe_suburbs sets: null = every suburb. */
+export function suburbFilter(suburbs: readonly string[]): Set<string> | null {
+  if (suburbs.length === 0) return null;
+  return new Set(suburbs.map(normalizeSuburb));
+}
+
+export function matchesSuburb(filter: Set<string> | null, suburb: string | undefined): boolean {
+  if (filter === null) return true;
+  return suburb !== undefined && filter.has(normalizeSuburb(suburb));
+}
+
+/** The popup payload of spec section 3 for a new booking. */
+export function newBookingFromBooking(b: BookingCreatedV1Data): NewBookingData {
+  return {
+    id: b.jobId,
+    jobNumber: b.jobNumber,
+    serviceType: b.serviceType,
+    suburb: b.suburb,
+    timeSlot: b.timeSlot,
+    createdAt: b.createdAt,
+  };
+}
+
+/**
+ * A booking newly assigned to a technician is their "new booking". JobAssigned does not carry the booking's
+ * creation time, so `createdAt` is the assignment time (when it became new to this technician). Older events
+ * without serviceType/suburb give no popup, only the job_assigned notice.
+ */
+export function newBookingFromAssignment(a: JobAssignedV1Data): NewBookingData | undefined {
+  if (!a.technicianId || !a.serviceType || !a.suburb) return undefined;
+  return {
+    id: a.jobId,
+    jobNumber: a.jobNumber,
+    serviceType: a.serviceType,
+    suburb: a.suburb,
+    timeSlot: a.timeSlot,
+    createdAt: a.assignedAt,
+  };
+}
+
+export function assignmentNotice(a: JobAssignedV1Data): JobAssignedNotice {
+  return {
+    jobId: a.jobId,
+    jobNumber: a.jobNumber,
+    scheduledDate: a.scheduledDate,
+    timeSlot: a.timeSlot,
+    ...(a.serviceType ? { serviceType: a.serviceType } : {}),
+    ...(a.suburb ? { suburb: a.suburb } : {}),
+    assignedAt: a.assignedAt,
+  };
+}
+
+/**
+ * Who receives what:
+ * - BookingCreated: every admin (suburb filter applies); technicians nothing (a new booking is unassigned).
+ * - JobAssigned to T: T gets new_booking (suburb filter applies) and job_assigned; the previous technician, if
+ *   another one, gets job_unassigned. Admins assigned the job themselves and get nothing.
+ */
+export type Delivery =
+  | { to: 'admins'; message: ServerMessage; suburb?: string }
+  | { to: 'user'; userId: string; message: ServerMessage; suburb?: string };
+
+export function deliveriesForBooking(b: BookingCreatedV1Data): Delivery[] {
+  return [
+    { to: 'admins', message: { type: 'new_booking', data: newBookingFromBooking(b) }, suburb: b.suburb },
+  ];
+}
+
+export function deliveriesForAssignment(a: JobAssignedV1Data): Delivery[] {
+  const out: Delivery[] = [];
+  if (a.technicianId) {
+    const booking = newBookingFromAssignment(a);
+    if (booking)
+      out.push({
+        to: 'user',
+        userId: a.technicianId,
+        message: { type: 'new_booking', data: booking },
+        suburb: booking.suburb,
+      });
+    out.push({
+      to: 'user',
+      userId: a.technicianId,
+      message: { type: 'job_assigned', data: assignmentNotice(a) },
+    });
+  }
+  if (a.previousTechnicianId && a.previousTechnicianId !== a.technicianId) {
+    out.push({
+      to: 'user',
+      userId: a.previousTechnicianId,
+      message: {
+        type: 'job_unassigned',
+        data: { jobId: a.jobId, jobNumber: a.jobNumber, assignedAt: a.assignedAt },
+      },
+    });
+  }
+  return out;
+}

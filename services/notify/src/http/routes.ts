@@ -1,0 +1,142 @@
+import { Router, type Express, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { badRequest, notFound, parseOr400, requireAdmin } from '@tyres/service-kit';
+import type { Queue } from 'bullmq';
+import type { Delivery, DeliveryAttempt, DeliveryRepository } from '../db/deliveries';
+import { bullBoardRouter } from './bull-board';
+
+/** Everything under this prefix is admin-only at the gateway, and again here (defence in depth). */
+export const NOTIFICATIONS_API = '/api/dashboard/notifications';
+export const QUEUES_UI_PATH = `${NOTIFICATIONS_API}/queues`;
+
+export interface RouteDeps {
+  deliveries: DeliveryRepository;
+  queues: Queue[];
+  status: () => Promise<Record<string, unknown>>;
+}
+
+const listQuery = z.object({
+  channel: z.enum(['sms', 'email'], { error: 'channel must be sms or email' }).optional(),
+  status: z.enum(['queued', 'sending', 'retrying', 'sent', 'failed'], { error: 'Unknown status' }).optional(),
+  jobId: z.uuid({ error: 'jobId must be a UUID' }).optional(),
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+const idParam = z.object({ id: z.uuid({ error: 'Delivery not found' }) });
+
+function encodeCursor(d: Delivery): string {
+  return Buffer.from(`${d.createdAt.toISOString()}|${d.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || Number.isNaN(createdAt.getTime()) || !z.uuid().safeParse(id).success)
+    throw badRequest('Invalid cursor');
+  return { createdAt, id };
+}
+
+/** What the log shows per message. "local" transport = recorded here only, never delivered. */
+function summary(d: Delivery) {
+  return {
+    id: d.id,
+    channel: d.channel,
+    purpose: d.purpose,
+    recipient: d.recipient,
+    normalizedTo: d.normalizedTo,
+    subject: d.subject,
+    preview: d.body.length > 160 ? `${d.body.slice(0, 157)}...` : d.body,
+    status: d.status,
+    transport: d.transport,
+    delivered: d.status === 'sent' && d.transport !== 'local',
+    attempts: d.attempts,
+    maxAttempts: d.maxAttempts,
+    lastError: d.lastError,
+    nextAttemptAt: d.nextAttemptAt,
+    providerMessageId: d.providerMessageId,
+    jobId: d.jobId,
+    requestedAt: d.requestedAt,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    sentAt: d.sentAt,
+    failedAt: d.failedAt,
+  };
+}
+
+function detail(d: Delivery & { attemptLog: DeliveryAttempt[] }) {
+  return {
+    ...summary(d),
+    body: d.body,
+    html: d.html,
+    replyTo: d.replyTo,
+    rawMessage: d.rawMessage,
+    correlationId: d.correlationId,
+    sourceEventId: d.sourceEventId,
+    attemptLog: d.attemptLog.map((a) => ({
+      attempt: a.attempt,
+      outcome: a.outcome,
+      error: a.error,
+      transport: a.transport,
+      durationMs: a.durationMs,
+      at: a.at,
+    })),
+  };
+}
+
+const asyncRoute =
+  (fn: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    Promise.resolve(fn(req, res, next)).catch(next);
+  };
+
+/** The notify service's HTTP routes (mounted behind the gateway; see docs/team-conventions.md). */
+export function mountRoutes(app: Express, deps: RouteDeps): void {
+  const api = Router();
+  api.use(requireAdmin);
+
+  /** Transports in use, open sockets, queue counts. */
+  api.get(
+    '/',
+    asyncRoute(async (_req, res) => {
+      res.json(await deps.status());
+    }),
+  );
+
+  /** The delivery log, newest first; `nextCursor` pages on. */
+  api.get(
+    '/deliveries',
+    asyncRoute(async (req, res) => {
+      const q = parseOr400(listQuery, req.query);
+      const rows = await deps.deliveries.list({
+        ...(q.channel ? { channel: q.channel } : {}),
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.jobId ? { jobId: q.jobId } : {}),
+        ...(q.cursor ? { before: decodeCursor(q.cursor) } : {}),
+        limit: q.limit + 1,
+      });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      res.json({
+        deliveries: page.map(summary),
+        nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null,
+      });
+    }),
+  );
+
+  api.get(
+    '/deliveries/:id',
+    asyncRoute(async (req, res) => {
+      const parsed = idParam.safeParse(req.params);
+      if (!parsed.success) throw notFound('Delivery not found');
+      const row = await deps.deliveries.withAttempts(parsed.data.id);
+      if (!row) throw notFound('Delivery not found');
+      res.json(detail(row));
+    }),
+  );
+
+  // The queue dashboard (bull-board): admins can inspect, retry and clean sms/email jobs.
+  api.use('/queues', bullBoardRouter(deps.queues, QUEUES_UI_PATH));
+
+  app.use(NOTIFICATIONS_API, api);
+}

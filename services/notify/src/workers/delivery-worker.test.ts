@@ -1,0 +1,167 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import pino from 'pino';
+import type { Delivery, DeliveryRepository } from '../db/deliveries';
+import type { DeliveryJobData } from './queues';
+import { deliveryProcessor, smsSender } from './delivery-worker';
+import type { SmsTransport } from './transports';
+
+function delivery(overrides: Partial<Delivery> = {}): Delivery {
+  const now = new Date();
+  return {
+    id: 'd1',
+    key: 'sms-r1',
+    channel: 'sms',
+    purpose: 'technician-en-route',
+    recipient: '0412 345 678',
+    normalizedTo: null,
+    subject: null,
+    body: 'hello',
+    html: null,
+    replyTo: null,
+    jobId: null,
+    status: 'queued',
+    transport: null,
+    attempts: 0,
+    maxAttempts: 3,
+    lastError: null,
+    nextAttemptAt: null,
+    providerMessageId: null,
+    rawMessage: null,
+    sourceEventId: null,
+    correlationId: 'c1',
+    requestedAt: now,
+    createdAt: now,
+    updatedAt: now,
+    sentAt: null,
+    failedAt: null,
+    ...overrides,
+  };
+}
+
+function fakeRepo(row: Delivery) {
+  const calls: { op: string; args: unknown[] }[] = [];
+  const repo = {
+    get: async () => row,
+    startAttempt: async (...args: unknown[]) => {
+      calls.push({ op: 'start', args });
+      row.attempts += 1;
+      return row.attempts;
+    },
+    markSent: async (...args: unknown[]) => {
+      calls.push({ op: 'sent', args });
+    },
+    markRetrying: async (...args: unknown[]) => {
+      calls.push({ op: 'retrying', args });
+    },
+    markFailed: async (...args: unknown[]) => {
+      calls.push({ op: 'failed', args });
+    },
+  };
+  return { repo: repo as unknown as DeliveryRepository, calls };
+}
+
+const job = (attemptsMade: number, attempts = 3) =>
+  ({
+    id: 'sms-r1',
+    data: { deliveryId: 'd1', correlationId: 'c1' },
+    opts: { attempts },
+    attemptsMade,
+  }) as unknown as Job<DeliveryJobData>;
+
+function transport(send: SmsTransport['send']): SmsTransport & { sent: unknown[] } {
+  const sent: unknown[] = [];
+  return {
+    name: 'twilio',
+    sent,
+    send: async (m) => {
+      sent.push(m);
+      return send(m);
+    },
+  };
+}
+
+const logger = pino({ level: 'silent' });
+const base = { logger, backoffMs: 1000, sendTimeoutMs: 1000 };
+
+describe('deliveryProcessor', () => {
+  it('sends to the E.164 number and logs the attempt', async () => {
+    const { repo, calls } = fakeRepo(delivery());
+    const t = transport(async () => ({ providerMessageId: 'SM1' }));
+    const result = await deliveryProcessor({ ...base, deliveries: repo, sender: smsSender(t) })(job(0));
+    expect(result).toEqual({ providerMessageId: 'SM1' });
+    expect(t.sent).toEqual([{ to: '+61412345678', body: 'hello' }]);
+    expect(calls.map((c) => c.op)).toEqual(['start', 'sent']);
+    expect(calls[0]?.args).toEqual(['d1', 'twilio', '+61412345678']);
+  });
+
+  it('never sends a message twice', async () => {
+    const { repo, calls } = fakeRepo(delivery({ status: 'sent' }));
+    const t = transport(async () => ({ providerMessageId: 'SM1' }));
+    await expect(
+      deliveryProcessor({ ...base, deliveries: repo, sender: smsSender(t) })(job(0)),
+    ).resolves.toEqual({ skipped: 'already sent' });
+    expect(t.sent).toHaveLength(0);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('fails an invalid number at once, without calling the provider and without retry', async () => {
+    const { repo, calls } = fakeRepo(delivery({ recipient: '(08) 9123 4567' }));
+    const t = transport(async () => ({ providerMessageId: 'SM1' }));
+    const run = deliveryProcessor({ ...base, deliveries: repo, sender: smsSender(t) })(job(0));
+    await expect(run).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(run).rejects.toThrow('landline; SMS needs a mobile number');
+    expect(t.sent).toHaveLength(0);
+    expect(calls.map((c) => c.op)).toEqual(['start', 'failed']);
+  });
+
+  it('schedules a retry on a transient failure with the exponential delay', async () => {
+    const { repo, calls } = fakeRepo(delivery());
+    const t = transport(async () => {
+      throw Object.assign(new Error('Service unavailable'), { status: 503 });
+    });
+    const before = Date.now();
+    await expect(
+      deliveryProcessor({ ...base, deliveries: repo, sender: smsSender(t) })(job(1)),
+    ).rejects.toThrow('Service unavailable');
+    expect(calls.map((c) => c.op)).toEqual(['start', 'retrying']);
+    const failure = calls[1]?.args[2] as { error: string; nextAttemptAt: Date };
+    expect(failure.error).toBe('Service unavailable (HTTP 503)');
+    // second failure (attemptsMade 1): 1000 ms x 2
+    expect(failure.nextAttemptAt.getTime() - before).toBeGreaterThanOrEqual(2000);
+    expect(failure.nextAttemptAt.getTime() - before).toBeLessThan(3000);
+  });
+
+  it('marks the message failed when the attempts run out', async () => {
+    const { repo, calls } = fakeRepo(delivery());
+    const t = transport(async () => {
+      throw Object.assign(new Error('Service unavailable'), { status: 503 });
+    });
+    await expect(
+      deliveryProcessor({ ...base, deliveries: repo, sender: smsSender(t) })(job(2, 3)),
+    ).rejects.toThrow('Service unavailable');
+    expect(calls.map((c) => c.op)).toEqual(['start', 'failed']);
+  });
+
+  it('treats a provider rejection of the number as permanent', async () => {
+    const { repo, calls } = fakeRepo(delivery());
+    const t = transport(async () => {
+      throw Object.assign(new Error("The 'To' number is not a valid phone number."), {
+        status: 400,
+        code: 21211,
+      });
+    });
+    await expect(
+      deliveryProcessor({ ...base, deliveries: repo, sender: smsSender(t) })(job(0)),
+    ).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(calls.map((c) => c.op)).toEqual(['start', 'failed']);
+  });
+
+  it('times out a hung provider call as a transient failure', async () => {
+    const { repo, calls } = fakeRepo(delivery());
+    const t = transport(() => new Promise(() => undefined));
+    await expect(
+      deliveryProcessor({ ...base, sendTimeoutMs: 50, deliveries: repo, sender: smsSender(t) })(job(0)),
+    ).rejects.toThrow('provider did not answer within 50 ms');
+    expect(calls.map((c) => c.op)).toEqual(['start', 'retrying']);
+  });
+});

@@ -1,0 +1,255 @@
+/**
+ * Day summaries: per-day aggregates of the facts, so a report over any period reads at most one row per day and
+ * group instead of every invoice.
+ *
+ * - `gst_day_blocks`: the day's GST and the day's rows of the GST report lists, pre-joined in report order;
+ * - `revenue_daily`: ex-GST revenue of issued customer invoices per category;
+ * - `cost_daily`: purchase invoices and business expenses per source, supplier, category and paid flag.
+ *
+ * The event handler only marks the days its aggregate touched as dirty (`dirty_days`, in its own transaction); the
+ * day refresher recomputes dirty days from the facts in batches, a moment later (it is woken after every handled
+ * event). A busy day is recomputed once per batch instead of once per event, and the handler's transaction stays
+ * short. A refresh recomputes whole days from the facts, so the result does not depend on the order events
+ * arrived in, and a rebuild computes exactly the same rows.
+ *
+ * Hand-over between handler and refresher (no change is ever left out):
+ * - the handler marks a day with INSERT ... ON CONFLICT DO UPDATE, which takes the dirty row's lock until it commits;
+ * - the refresher claims dirty rows FOR UPDATE SKIP LOCKED, so it skips days whose handler has not committed yet
+ *   (they are refreshed next time), and its refresh statement starts after the claim, so it sees every committed
+ *   change of the days it claimed;
+ * - a handler marking a claimed day waits for the refresher's commit, then finds the row deleted and inserts it
+ *   again: the day is refreshed again with the handler's change.
+ */
+import type { Logger } from '@tyres/service-kit';
+import type { Db, Tx } from './client';
+import { lockForHandler } from './locks';
+
+/** customer: customer invoices. cost: purchase invoices and business expenses. */
+export type DayKind = 'customer' | 'cost';
+
+/** Every summary table (and the dirty marks: a rebuild recomputes every day anyway). */
+export const SUMMARY_TABLES: readonly string[] = [
+  'dirty_days',
+  'gst_day_blocks',
+  'revenue_daily',
+  'cost_daily',
+];
+
+/**
+ * A data-modifying CTE marking the days of a JSON array parameter dirty, for a fact-writing statement. Days are
+ * marked in date order, so two handlers marking the same two days never wait for each other in a cycle.
+ */
+export const markDaysSql = (kind: DayKind, param: string) =>
+  `dirty AS (INSERT INTO "reporting"."dirty_days" ("kind", "day")
+     SELECT '${kind}', d.value::date FROM (SELECT DISTINCT value FROM jsonb_array_elements_text(${param}::jsonb)) AS d ORDER BY 2
+     ON CONFLICT ("kind", "day") DO UPDATE SET "dirtied_at" = now() RETURNING 1)`;
+
+/**
+ * Which days a refresh covers, as a condition on a date column: the days of the `$1::date[]` parameter (an array
+ * constant the planner sees, so it uses the date indexes), or every day (rebuild).
+ */
+type DayFilter = (column: string) => string;
+const PARAM_DAYS: DayFilter = (column) => `${column} = ANY($1::date[])`;
+const ALL_DAYS: DayFilter = (column) => `${column} IS NOT NULL`;
+
+const customerSql = (days: DayFilter) => `WITH blocks AS (
+    SELECT f."invoice_date" AS day, SUM(f."gst_amount") AS gst, COUNT(*)::int AS n,
+           string_agg(f."gst_row", ',' ORDER BY f."invoice_number" COLLATE "C", f."invoice_id") AS rows
+      FROM "reporting"."customer_invoice_facts" f
+     WHERE f."issued" AND ${days('f."invoice_date"')}
+     GROUP BY f."invoice_date"
+  ),
+  gone_blocks AS (
+    DELETE FROM "reporting"."gst_day_blocks" b
+     WHERE b."kind" = 'customer' AND ${days('b."day"')} AND NOT EXISTS (SELECT 1 FROM blocks x WHERE x.day = b."day")
+    RETURNING 1
+  ),
+  put_blocks AS (
+    INSERT INTO "reporting"."gst_day_blocks" ("kind", "day", "gst_amount", "row_count", "rows")
+    SELECT 'customer', day, gst, n, rows FROM blocks
+    ON CONFLICT ("kind", "day") DO UPDATE
+      SET "gst_amount" = EXCLUDED."gst_amount", "row_count" = EXCLUDED."row_count", "rows" = EXCLUDED."rows"
+    RETURNING 1
+  ),
+  revenue AS (
+    SELECT r."invoice_date" AS day, r."category", SUM(r."amount") AS amount
+      FROM "reporting"."customer_invoice_revenue_facts" r
+     WHERE r."issued" AND ${days('r."invoice_date"')}
+     GROUP BY r."invoice_date", r."category"
+  ),
+  gone_revenue AS (
+    DELETE FROM "reporting"."revenue_daily" v
+     WHERE ${days('v."day"')} AND NOT EXISTS (SELECT 1 FROM revenue x WHERE x.day = v."day" AND x."category" = v."category")
+    RETURNING 1
+  ),
+  put_revenue AS (
+    INSERT INTO "reporting"."revenue_daily" ("day", "category", "amount")
+    SELECT day, "category", amount FROM revenue
+    ON CONFLICT ("day", "category") DO UPDATE SET "amount" = EXCLUDED."amount"
+    RETURNING 1
+  )
+  SELECT 1`;
+
+const costSql = (days: DayFilter) => `WITH items AS (
+    SELECT p."invoice_date" AS day, 'purchase-invoice' AS source, p."purchase_invoice_id" AS id, p."invoice_number" AS num,
+           0 AS src, p."supplier_name", p."category", p."is_paid", p."total_amount" AS total, p."subtotal", p."gst_amount", p."gst_row"
+      FROM "reporting"."purchase_invoice_facts" p WHERE ${days('p."invoice_date"')}
+    UNION ALL
+    SELECT e."expense_date", 'business-expense', e."expense_id", COALESCE(e."invoice_number", ''),
+           1, e."supplier_name", e."category", e."is_paid", e."amount", e."subtotal", e."gst_amount", e."gst_row"
+      FROM "reporting"."expense_facts" e WHERE ${days('e."expense_date"')}
+  ),
+  blocks AS (
+    SELECT day, SUM("gst_amount") AS gst, COUNT(*)::int AS n,
+           string_agg("gst_row", ',' ORDER BY num COLLATE "C", src, id) AS rows
+      FROM items GROUP BY day
+  ),
+  gone_blocks AS (
+    DELETE FROM "reporting"."gst_day_blocks" b
+     WHERE b."kind" = 'purchase' AND ${days('b."day"')} AND NOT EXISTS (SELECT 1 FROM blocks x WHERE x.day = b."day")
+    RETURNING 1
+  ),
+  put_blocks AS (
+    INSERT INTO "reporting"."gst_day_blocks" ("kind", "day", "gst_amount", "row_count", "rows")
+    SELECT 'purchase', day, gst, n, rows FROM blocks
+    ON CONFLICT ("kind", "day") DO UPDATE
+      SET "gst_amount" = EXCLUDED."gst_amount", "row_count" = EXCLUDED."row_count", "rows" = EXCLUDED."rows"
+    RETURNING 1
+  ),
+  costs AS (
+    SELECT day, source, "supplier_name", "category", "is_paid", SUM(total) AS total, SUM("subtotal") AS subtotal, COUNT(*)::int AS n
+      FROM items GROUP BY day, source, "supplier_name", "category", "is_paid"
+  ),
+  gone_costs AS (
+    DELETE FROM "reporting"."cost_daily" c
+     WHERE ${days('c."day"')} AND NOT EXISTS (
+       SELECT 1 FROM costs x
+        WHERE x.day = c."day" AND x.source = c."source" AND x."supplier_name" = c."supplier_name"
+          AND x."category" = c."category" AND x."is_paid" = c."is_paid")
+    RETURNING 1
+  ),
+  put_costs AS (
+    INSERT INTO "reporting"."cost_daily" ("day", "source", "supplier_name", "category", "is_paid", "total_amount", "subtotal", "item_count")
+    SELECT day, source, "supplier_name", "category", "is_paid", total, subtotal, n FROM costs
+    ON CONFLICT ("day", "source", "supplier_name", "category", "is_paid") DO UPDATE
+      SET "total_amount" = EXCLUDED."total_amount", "subtotal" = EXCLUDED."subtotal", "item_count" = EXCLUDED."item_count"
+    RETURNING 1
+  )
+  SELECT 1`;
+
+const REFRESH_DAYS: Record<DayKind, string> = {
+  customer: customerSql(PARAM_DAYS),
+  cost: costSql(PARAM_DAYS),
+};
+const REFRESH_ALL: Record<DayKind, string> = {
+  customer: customerSql(ALL_DAYS),
+  cost: costSql(ALL_DAYS),
+};
+
+/**
+ * Claims up to `limit` dirty days, recomputes their summaries and clears them, in one transaction (holding the
+ * shared rebuild lock, like a handler). Returns how many days were refreshed.
+ */
+export async function refreshDirtyDays(db: Db, limit = 200): Promise<number> {
+  return db.$transaction(
+    async (tx) => {
+      await lockForHandler(tx);
+      const claimed = await tx.$queryRawUnsafe<{ kind: DayKind; day: string }[]>(
+        `SELECT "kind", "day"::text AS day FROM "reporting"."dirty_days"
+          ORDER BY "kind", "day" LIMIT $1::int FOR UPDATE SKIP LOCKED`,
+        limit,
+      );
+      if (claimed.length === 0) return 0;
+      for (const kind of ['customer', 'cost'] as const) {
+        const days = claimed.filter((c) => c.kind === kind).map((c) => c.day);
+        if (days.length) await tx.$executeRawUnsafe(REFRESH_DAYS[kind], `{${days.join(',')}}`);
+      }
+      await tx.$executeRawUnsafe(
+        `DELETE FROM "reporting"."dirty_days" d USING jsonb_to_recordset($1::jsonb) AS c("kind" text, "day" date)
+          WHERE d."kind" = c."kind" AND d."day" = c."day"`,
+        JSON.stringify(claimed),
+      );
+      return claimed.length;
+    },
+    { maxWait: 10_000, timeout: 60_000 },
+  );
+}
+
+/** Recomputes every day from the facts (rebuild: the summary tables are empty, the rebuild lock is held). */
+export async function refreshAllDays(tx: Tx): Promise<void> {
+  await tx.$executeRawUnsafe(REFRESH_ALL.customer);
+  await tx.$executeRawUnsafe(REFRESH_ALL.cost);
+}
+
+export interface DayRefresher {
+  /** Refresh now (after a handler committed) instead of at the next poll. */
+  wake(): void;
+  /** Stops the loop and waits for the running batch. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The loop that keeps the day summaries up to date: refreshes dirty days whenever woken, polls every
+ * `intervalMs` for days marked by other replicas, and backs off on errors. One per replica (SKIP LOCKED shares the
+ * work).
+ */
+export function startDayRefresher(options: {
+  db: Db;
+  logger: Logger;
+  intervalMs?: number;
+  batchSize?: number;
+}): DayRefresher {
+  const intervalMs = options.intervalMs ?? 100;
+  const batchSize = options.batchSize ?? 200;
+  let stopping = false;
+  let woken = false;
+  let sleeper: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  let failures = 0;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        sleeper = undefined;
+        resolve();
+      }, ms);
+      sleeper = { timer, resolve };
+    });
+
+  const loop = (async () => {
+    while (!stopping) {
+      woken = false;
+      let refreshed = 0;
+      try {
+        refreshed = await refreshDirtyDays(options.db, batchSize);
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        options.logger.warn({ err, failures }, 'day summary refresh failed; retrying');
+      }
+      if (stopping) break;
+      // A full batch means more is waiting: go again at once. Otherwise wait for a wake-up or the next poll.
+      if (refreshed === batchSize || woken) continue;
+      await sleep(failures ? Math.min(5_000, intervalMs * 2 ** failures) : intervalMs);
+    }
+  })();
+
+  return {
+    wake() {
+      woken = true;
+      if (sleeper) {
+        clearTimeout(sleeper.timer);
+        const { resolve } = sleeper;
+        sleeper = undefined;
+        resolve();
+      }
+    },
+    async stop() {
+      stopping = true;
+      if (sleeper) {
+        clearTimeout(sleeper.timer);
+        sleeper.resolve();
+      }
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,423 @@
+/**
+ * Projections as pure functions of an aggregate's stored events. Whatever order events arrive in (retries reorder
+ * them, the broker redelivers them), the same set of events gives the same facts, which is what makes a rebuild
+ * reproduce the live projections byte for byte.
+ *
+ * - Invoices, purchases and expenses: events carry snapshots. The newest snapshot wins, ordered by the record's
+ *   `updatedAt`, ties broken by arrival order (`seq`). A delete is final: later or late snapshots never bring a
+ *   deleted record back (ids are never reused).
+ * - Jobs: events carry transitions. They are replayed in the order they happened (the event's own timestamp, then
+ *   a fixed rank per type, then arrival order).
+ */
+import type { CustomerInvoiceStatus, JobStatus } from '@tyres/events';
+import type { ConsumedEvent, StoredEvent } from './aggregates';
+import { perthDate, type IsoDate } from './dates';
+import { formatMoney, parseMoney, type Cents } from './money';
+
+type Stored<T extends ConsumedEvent['type']> = StoredEvent<Extract<ConsumedEvent, { type: T }>>;
+
+const instant = (iso: string): number => Date.parse(iso);
+
+/** The newest snapshot: greatest (updatedAt, seq). */
+function newest<E extends StoredEvent>(snapshots: E[], updatedAt: (e: E) => string): E | undefined {
+  let best: E | undefined;
+  let bestAt = -Infinity;
+  for (const s of snapshots) {
+    const at = instant(updatedAt(s));
+    if (!best || at > bestAt || (at === bestAt && s.seq > best.seq)) {
+      best = s;
+      bestAt = at;
+    }
+  }
+  return best;
+}
+
+function isType<T extends ConsumedEvent['type']>(...types: T[]) {
+  return (s: StoredEvent): s is Stored<T> => (types as string[]).includes(s.event.type);
+}
+
+// --- customer invoices ------------------------------------------------------------------------------------------
+
+/** Statuses of an issued invoice: GST collected and revenue count them. Drafts are not issued yet; cancelled ones void. */
+export const ISSUED_STATUSES: readonly CustomerInvoiceStatus[] = ['sent', 'paid', 'overdue'];
+export const isIssued = (status: CustomerInvoiceStatus): boolean => ISSUED_STATUSES.includes(status);
+
+/** Revenue of invoice items whose total differs from the sum of the items (e.g. totals typed in by hand). */
+export const UNCATEGORISED = 'uncategorised';
+
+export interface RevenueLine {
+  category: string;
+  amount: Cents;
+}
+
+export interface CustomerInvoiceFact {
+  invoiceId: string;
+  invoiceNumber: string;
+  jobId: string;
+  jobNumber: string;
+  customerName: string;
+  status: CustomerInvoiceStatus;
+  issued: boolean;
+  invoiceDate: IsoDate;
+  dueDate: IsoDate | null;
+  subtotal: Cents;
+  gstAmount: Cents;
+  totalAmount: Cents;
+  updatedAt: string;
+  sourceEventId: string;
+  /** The GST report's row for this invoice (JSON). */
+  gstRow: string;
+  /** Ex-GST revenue per line-item category, adding up to `subtotal`; categories with 0 left out. */
+  revenueLines: RevenueLine[];
+}
+
+/** Groups item totals by category; the part of the subtotal the items do not explain is "uncategorised". */
+export function revenueLines(
+  subtotal: Cents,
+  items: { category: string; totalPrice: string }[],
+): RevenueLine[] {
+  const byCategory = new Map<string, Cents>();
+  let itemsTotal = 0n;
+  for (const item of items) {
+    const amount = parseMoney(item.totalPrice);
+    itemsTotal += amount;
+    byCategory.set(item.category, (byCategory.get(item.category) ?? 0n) + amount);
+  }
+  const rest = subtotal - itemsTotal;
+  if (rest !== 0n) byCategory.set(UNCATEGORISED, (byCategory.get(UNCATEGORISED) ?? 0n) + rest);
+  return [...byCategory.entries()]
+    .filter(([, amount]) => amount !== 0n)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([category, amount]) => ({ category, amount }));
+}
+
+export function reduceCustomerInvoice(events: StoredEvent[]): CustomerInvoiceFact | null {
+  if (events.some(isType('customer-invoice.deleted.v1'))) return null;
+  const latest = newest(
+    events.filter(isType('customer-invoice.issued.v1', 'customer-invoice.updated.v1')),
+    (s) => s.event.data.updatedAt,
+  );
+  if (!latest) return null;
+  const d = latest.event.data;
+  const subtotal = parseMoney(d.subtotalAmount);
+  const gstAmount = parseMoney(d.gstAmount);
+  const totalAmount = parseMoney(d.totalAmount);
+  return {
+    invoiceId: d.invoiceId,
+    invoiceNumber: d.invoiceNumber,
+    jobId: d.jobId,
+    jobNumber: d.jobNumber,
+    customerName: d.customerName,
+    status: d.status,
+    issued: isIssued(d.status),
+    invoiceDate: d.invoiceDate,
+    dueDate: d.dueDate,
+    subtotal,
+    gstAmount,
+    totalAmount,
+    updatedAt: new Date(d.updatedAt).toISOString(),
+    sourceEventId: latest.event.id,
+    gstRow: JSON.stringify({
+      invoiceNumber: d.invoiceNumber,
+      customerName: d.customerName,
+      subtotal: formatMoney(subtotal),
+      gstAmount: formatMoney(gstAmount),
+      totalAmount: formatMoney(totalAmount),
+      issueDate: d.invoiceDate,
+      status: d.status,
+    }),
+    revenueLines: revenueLines(subtotal, d.items),
+  };
+}
+
+// --- purchase invoices and expenses ------------------------------------------------------------------------------
+
+/** Which kind of record a GST-paid or payables row is. */
+export type PayableSource = 'purchase-invoice' | 'business-expense';
+
+export interface PurchaseInvoiceFact {
+  purchaseInvoiceId: string;
+  jobId: string | null;
+  invoiceNumber: string;
+  supplierName: string;
+  category: string;
+  invoiceDate: IsoDate;
+  dueDate: IsoDate | null;
+  subtotal: Cents;
+  gstAmount: Cents;
+  totalAmount: Cents;
+  isPaid: boolean;
+  paidAt: string | null;
+  updatedAt: string;
+  sourceEventId: string;
+  gstRow: string;
+}
+
+/** A row of the GST report's `purchaseInvoices` list (purchase invoices and business expenses). */
+function gstPaidRow(r: {
+  invoiceNumber: string | null;
+  supplierName: string;
+  subtotal: Cents;
+  gstAmount: Cents;
+  totalAmount: Cents;
+  invoiceDate: IsoDate;
+  isPaid: boolean;
+  source: PayableSource;
+}): string {
+  return JSON.stringify({
+    invoiceNumber: r.invoiceNumber,
+    supplierName: r.supplierName,
+    subtotal: formatMoney(r.subtotal),
+    gstAmount: formatMoney(r.gstAmount),
+    totalAmount: formatMoney(r.totalAmount),
+    invoiceDate: r.invoiceDate,
+    isPaid: r.isPaid,
+    source: r.source,
+  });
+}
+
+export function reducePurchaseInvoice(events: StoredEvent[]): PurchaseInvoiceFact | null {
+  if (events.some(isType('purchase-invoice.deleted.v1'))) return null;
+  const latest = newest(
+    events.filter(isType('purchase-invoice.recorded.v1', 'purchase-invoice.updated.v1')),
+    (s) => s.event.data.updatedAt,
+  );
+  if (!latest) return null;
+  const d = latest.event.data;
+  const fact = {
+    purchaseInvoiceId: d.purchaseInvoiceId,
+    jobId: d.jobId,
+    invoiceNumber: d.invoiceNumber,
+    supplierName: d.supplierName,
+    category: d.category,
+    invoiceDate: d.invoiceDate,
+    dueDate: d.dueDate,
+    subtotal: parseMoney(d.subtotal),
+    gstAmount: parseMoney(d.gstAmount),
+    totalAmount: parseMoney(d.totalAmount),
+    isPaid: d.isPaid,
+    paidAt: d.paidAt ? new Date(d.paidAt).toISOString() : null,
+    updatedAt: new Date(d.updatedAt).toISOString(),
+    sourceEventId: latest.event.id,
+  };
+  return { ...fact, gstRow: gstPaidRow({ ...fact, source: 'purchase-invoice' }) };
+}
+
+export interface ExpenseFact {
+  expenseId: string;
+  expenseDate: IsoDate;
+  supplierName: string;
+  invoiceNumber: string | null;
+  description: string;
+  category: string;
+  /** Including GST. */
+  amount: Cents;
+  gstAmount: Cents;
+  /** amount − gstAmount. */
+  subtotal: Cents;
+  dueDate: IsoDate | null;
+  isPaid: boolean;
+  paidAt: string | null;
+  updatedAt: string;
+  sourceEventId: string;
+  gstRow: string;
+}
+
+export function reduceExpense(events: StoredEvent[]): ExpenseFact | null {
+  if (events.some(isType('expense.deleted.v1'))) return null;
+  const latest = newest(
+    events.filter(isType('expense.recorded.v1', 'expense.updated.v1')),
+    (s) => s.event.data.updatedAt,
+  );
+  if (!latest) return null;
+  const d = latest.event.data;
+  const amount = parseMoney(d.amount);
+  const gstAmount = parseMoney(d.gstAmount);
+  const fact = {
+    expenseId: d.expenseId,
+    expenseDate: d.expenseDate,
+    supplierName: d.supplierName,
+    invoiceNumber: d.invoiceNumber,
+    description: d.description,
+    category: d.category,
+    amount,
+    gstAmount,
+    subtotal: amount - gstAmount,
+    dueDate: d.dueDate,
+    isPaid: d.isPaid,
+    paidAt: d.paidAt ? new Date(d.paidAt).toISOString() : null,
+    updatedAt: new Date(d.updatedAt).toISOString(),
+    sourceEventId: latest.event.id,
+  };
+  return {
+    ...fact,
+    gstRow: gstPaidRow({
+      invoiceNumber: fact.invoiceNumber,
+      supplierName: fact.supplierName,
+      subtotal: fact.subtotal,
+      gstAmount,
+      totalAmount: amount,
+      invoiceDate: fact.expenseDate,
+      isPaid: fact.isPaid,
+      source: 'business-expense',
+    }),
+  };
+}
+
+// --- jobs --------------------------------------------------------------------------------------------------------
+
+/** Job statuses whose work is done: the job's value is revenue (from the day it was completed). */
+export const REVENUE_STATUSES: readonly JobStatus[] = ['completed', 'invoiced', 'paid'];
+
+export interface JobRevenueFact {
+  jobId: string;
+  jobNumber: string;
+  serviceType: string;
+  status: JobStatus;
+  /** Ex GST: billing generates the invoice subtotal from it and adds GST on top. */
+  customerValue: Cents;
+  completedAt: string | null;
+  recognised: boolean;
+  revenueDate: IsoDate | null;
+  lastEventAt: string;
+}
+
+type JobEvent = Stored<
+  | 'booking.created.v1'
+  | 'job.status-changed.v1'
+  | 'job.completed.v1'
+  | 'job.rescheduled.v1'
+  | 'job.deleted.v1'
+>;
+
+function jobEventTime(s: JobEvent): string {
+  const e = s.event;
+  switch (e.type) {
+    case 'booking.created.v1':
+      return e.data.createdAt;
+    case 'job.status-changed.v1':
+      return e.data.changedAt;
+    case 'job.completed.v1':
+      return e.data.completedAt;
+    case 'job.rescheduled.v1':
+      return e.data.rescheduledAt;
+    case 'job.deleted.v1':
+      return e.data.deletedAt;
+  }
+}
+
+/** Same instant: the booking first, then the status change, then JobCompleted (which accompanies it). */
+const JOB_EVENT_RANK: Record<JobEvent['event']['type'], number> = {
+  'booking.created.v1': 0,
+  'job.status-changed.v1': 1,
+  'job.completed.v1': 2,
+  'job.rescheduled.v1': 3,
+  'job.deleted.v1': 4,
+};
+
+export function reduceJob(events: StoredEvent[]): JobRevenueFact | null {
+  const jobEvents = events.filter(
+    isType(
+      'booking.created.v1',
+      'job.status-changed.v1',
+      'job.completed.v1',
+      'job.rescheduled.v1',
+      'job.deleted.v1',
+    ),
+  );
+  if (jobEvents.length === 0 || jobEvents.some(isType('job.deleted.v1'))) return null;
+  const ordered = jobEvents
+    .map((s) => ({ s, at: instant(jobEventTime(s)) }))
+    .sort(
+      (a, b) =>
+        a.at - b.at ||
+        JOB_EVENT_RANK[a.s.event.type] - JOB_EVENT_RANK[b.s.event.type] ||
+        (a.s.seq < b.s.seq ? -1 : a.s.seq > b.s.seq ? 1 : 0),
+    );
+
+  let jobId: string | undefined;
+  let jobNumber: string | undefined;
+  let serviceType: string | undefined;
+  let customerValue: string | undefined;
+  let status: JobStatus | undefined;
+  let completedAt: string | undefined;
+  let lastAt = -Infinity;
+
+  for (const { s, at } of ordered) {
+    const e = s.event;
+    lastAt = Math.max(lastAt, at);
+    jobId = e.data.jobId;
+    switch (e.type) {
+      case 'booking.created.v1':
+        // The starting point: never overrides what the jobs service said (its clock may run ahead of booking's).
+        jobNumber ??= e.data.jobNumber;
+        serviceType ??= e.data.serviceType;
+        customerValue ??= e.data.customerValue;
+        status ??= 'new';
+        break;
+      case 'job.status-changed.v1':
+        jobNumber = e.data.jobNumber;
+        serviceType = e.data.serviceType;
+        customerValue = e.data.customerValue;
+        status = e.data.to;
+        if (e.data.to === 'completed' || (REVENUE_STATUSES.includes(e.data.to) && !completedAt))
+          completedAt = e.data.changedAt;
+        break;
+      case 'job.completed.v1':
+        jobNumber = e.data.jobNumber;
+        serviceType = e.data.serviceType;
+        customerValue = e.data.customerValue;
+        if (!status || !REVENUE_STATUSES.includes(status)) status = 'completed';
+        completedAt = e.data.completedAt;
+        break;
+      case 'job.rescheduled.v1':
+        jobNumber ??= e.data.jobNumber;
+        break;
+      case 'job.deleted.v1':
+        break;
+    }
+  }
+  // Nothing says what the job is worth yet (e.g. only a reschedule seen so far): no fact until something does.
+  if (!jobId || !jobNumber || !serviceType || customerValue === undefined) return null;
+  const finalStatus = status ?? 'new';
+  const recognised = REVENUE_STATUSES.includes(finalStatus) && completedAt !== undefined;
+  return {
+    jobId,
+    jobNumber,
+    serviceType,
+    status: finalStatus,
+    customerValue: parseMoney(customerValue),
+    completedAt: completedAt ? new Date(completedAt).toISOString() : null,
+    recognised,
+    revenueDate: recognised && completedAt ? perthDate(completedAt) : null,
+    lastEventAt: new Date(lastAt).toISOString(),
+  };
+}
+
+// --- days touched ----------------------------------------------------------------------------------------------------
+
+/**
+ * The dates whose day summaries an aggregate's events can affect: every date any of its snapshots carried (the old
+ * date of a moved invoice included), sorted (the order the day locks are taken in, so handlers never deadlock).
+ * Jobs have no day summaries.
+ */
+export function affectedDays(events: StoredEvent[]): IsoDate[] {
+  const days = new Set<IsoDate>();
+  for (const { event: e } of events) {
+    switch (e.type) {
+      case 'customer-invoice.issued.v1':
+      case 'customer-invoice.updated.v1':
+      case 'purchase-invoice.recorded.v1':
+      case 'purchase-invoice.updated.v1':
+        days.add(e.data.invoiceDate);
+        break;
+      case 'expense.recorded.v1':
+      case 'expense.updated.v1':
+        days.add(e.data.expenseDate);
+        break;
+      default:
+        break;
+    }
+  }
+  return [...days].sort();
+}

@@ -1,0 +1,136 @@
+/**
+ * Helpers for the public site's end-to-end specs (test/e2e/public-*.e2e.test.ts): free slots found through the
+ * real API, and the booking dialog driven the way a customer does (getByRole / getByLabel, no test ids except
+ * for the hidden file inputs).
+ */
+import type { Locator, Page } from 'playwright-core';
+import { BASE_URL } from './browser';
+
+export const SLOTS = ['8-10 AM', '10-12 AM', '12-2 PM', '2-4 PM'] as const;
+
+/** A 1x1 PNG (real magic bytes: the booking service checks them). */
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** "2026-11-24" -> "Tuesday 24 November 2026": the calendar's accessible name for a day. */
+export function dayLabel(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return `${WEEKDAYS[date.getUTCDay()]} ${d} ${MONTHS[m - 1]} ${y}`;
+}
+
+function perthDate(offsetDays: number): string {
+  const now = new Date(Date.now() + 8 * 3600_000); // Perth is UTC+8 all year
+  now.setUTCDate(now.getUTCDate() + offsetDays);
+  return now.toISOString().slice(0, 10);
+}
+
+interface SlotState {
+  slot: string;
+  isAvailable: boolean;
+}
+
+/**
+ * The first free slots on business days from tomorrow (Perth), asked from the real API, skipping the ones
+ * already handed out in this run: each test books its own slot, so reruns against one stack still work.
+ */
+const handedOut = new Set<string>();
+export async function freeSlot(): Promise<{ date: string; slot: string }> {
+  for (let offset = 1; offset <= 60; offset++) {
+    const date = perthDate(offset);
+    const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+    if (weekday === 0 || weekday === 6) continue;
+    const res = await fetch(`${BASE_URL}/api/time-slots?date=${date}`);
+    if (!res.ok)
+      throw new Error(`GET /api/time-slots?date=${date} answered ${res.status}: ${await res.text()}`);
+    const slots = (await res.json()) as SlotState[];
+    for (const s of slots) {
+      const key = `${date} ${s.slot}`;
+      if (s.isAvailable && !handedOut.has(key)) {
+        handedOut.add(key);
+        return { date, slot: s.slot };
+      }
+    }
+  }
+  throw new Error('no free slot in the next 60 days');
+}
+
+/** Books a slot as "someone else" would, straight through the API. */
+export async function bookDirectly(date: string, slot: string): Promise<Response> {
+  return fetch(`${BASE_URL}/api/bookings`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      customer: { name: 'Other Customer', email: 'other@example.com', phone: '0400 000 000' },
+      vehicle: { make: 'Mazda', model: '3', year: 2019, registration: 'OTHER1' },
+      job: {
+        serviceType: 'puncture-repair',
+        scheduledDate: date,
+        timeSlot: slot,
+        address: '1 Other Street',
+        suburb: 'Fremantle',
+        postcode: '6160',
+        paymentMethod: 'onsite',
+      },
+    }),
+  });
+}
+
+export function bookingDialog(page: Page): Locator {
+  return page.getByRole('dialog', { name: 'Book a Service' });
+}
+
+export async function expectStep(dialog: Locator, n: number): Promise<void> {
+  await dialog.getByText(`Step ${n} of 7`, { exact: true }).waitFor();
+  // The step moves focus to its heading in the next frame; typing before that would lose keystrokes.
+  await dialog.page().waitForFunction(() => document.activeElement?.tagName === 'H3');
+}
+
+export async function next(dialog: Locator): Promise<void> {
+  await dialog.getByRole('button', { name: 'Next', exact: true }).click();
+}
+
+/** Step 1: the calendar (paging months if needed), then the slot. */
+export async function pickDateAndSlot(dialog: Locator, date: string, slot: string): Promise<void> {
+  const day = dialog.getByRole('button', { name: dayLabel(date), exact: true });
+  for (let i = 0; i < 3 && !(await day.isVisible()); i++) {
+    await dialog.getByRole('button', { name: 'Next month' }).click();
+  }
+  await day.click();
+  await dialog.getByRole('radio', { name: new RegExp(`^${slot.replace(/[-]/g, '\\-')}`) }).check();
+}
+
+export async function fillLocation(dialog: Locator): Promise<void> {
+  const address = dialog.getByRole('combobox', { name: 'Street address' });
+  await address.fill('10 Rockingham Beach Road');
+  await dialog.getByLabel('Suburb', { exact: true }).fill('Rockingham');
+  await dialog.getByLabel('Postcode', { exact: true }).fill('6168');
+  await dialog.getByLabel('Vehicle make').fill('Toyota');
+  await dialog.getByLabel('Model', { exact: true }).fill('Corolla');
+  await dialog.getByLabel('Year', { exact: true }).fill('2018');
+  await dialog.getByLabel('Registration').fill('1abc234');
+}
+
+export async function fillContact(dialog: Locator, name: string): Promise<void> {
+  await dialog.getByLabel('Full name').fill(name);
+  await dialog.getByLabel('Phone number').fill('0412 345 678');
+  await dialog.getByLabel('Email address').fill('e2e-customer@example.com');
+}
