@@ -1017,8 +1017,11 @@ describe('Dockerfiles', () => {
         problems.push(`${file}: add_header here would drop the inherited security headers`);
       if (!/location\s*=\s*\/healthz/.test(conf)) problems.push(`${file}: no /healthz`);
       if (!/location\s*=\s*\/readyz/.test(conf)) problems.push(`${file}: no /readyz`);
-      const spa = /try_files[^;]*\/index\.html\s*;/.test(conf);
-      if (fe === 'shell' && !spa) problems.push(`${file}: no SPA fallback to /index.html`);
+      // The shell serves prerendered pages first, then falls back to the neutral app.html (index.html is
+      // the prerendered landing page, so it must not answer unknown routes).
+      const spa = /try_files[^;]*\/(?:index|app)\.html\s*;/.test(conf);
+      if (fe === 'shell' && !/try_files\s+\$uri\s+\$uri\/index\.html\s+\/app\.html\s*;/.test(conf))
+        problems.push(`${file}: no prerendered-page lookup with SPA fallback to /app.html`);
       if (fe !== 'shell') {
         if (spa) problems.push(`${file}: a remote must 404 unknown files, not answer index.html`);
         if (!conf.includes(`/remotes/${fe}`)) problems.push(`${file}: not served under /remotes/${fe}/`);
