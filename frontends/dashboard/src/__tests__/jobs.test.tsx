@@ -191,7 +191,7 @@ describe('job detail dialog', () => {
       }),
     });
     renderWithApp(<JobDetailDialog jobId="11111111-1111-4111-8111-111111111111" onClose={() => undefined} />);
-    expect(await screen.findByText('Olivia Smith', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByText('Olivia Smith', {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.getByText('2019 Toyota Hilux')).toBeInTheDocument();
     for (const step of [
       'Booking confirmed',

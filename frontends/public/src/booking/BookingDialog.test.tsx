@@ -123,7 +123,7 @@ async function settled() {
 async function fillLocation(user: UserEvent) {
   await settled();
   await user.type(screen.getByRole('combobox', { name: 'Street address' }), '12 Smi');
-  await user.click(await screen.findByRole('option', { name: /12 Smith Street/ }, { timeout: 2000 }));
+  await user.click(await screen.findByRole('option', { name: /12 Smith Street/ }, { timeout: 10_000 }));
   await user.type(screen.getByLabelText('Vehicle make'), 'Toyota');
   await user.type(screen.getByLabelText('Model'), 'Corolla');
   await user.type(screen.getByLabelText('Year'), '2018');
@@ -336,7 +336,7 @@ describe('booking dialog: steps', () => {
     expect(calls.some((c) => c.path === '/api/addresses/suggestions')).toBe(false); // fewer than 3 characters
     await user.clear(address);
     await user.type(address, '12 Smi');
-    await user.click(await screen.findByRole('option', { name: /12 Smith Street/ }, { timeout: 2000 }));
+    await user.click(await screen.findByRole('option', { name: /12 Smith Street/ }, { timeout: 10_000 }));
     await user.type(screen.getByLabelText('Registration'), '1abc234');
     expect(address).toHaveValue('12 Smith Street');
     expect(screen.getByLabelText('Suburb')).toHaveValue('Rockingham');
@@ -354,12 +354,13 @@ describe('booking dialog: steps', () => {
     await next(user);
     await chooseService(user, /Puncture Repair/);
     await next(user);
-    await user.type(await screen.findByRole('combobox', { name: 'Street address' }), '12 Smith');
+    await settled(); // the step moves focus to its heading; typing before that would lose keystrokes
+    await user.type(screen.getByRole('combobox', { name: 'Street address' }), '12 Smith');
     expect(
       await screen.findByText(
         'Address suggestions unavailable - please enter manually',
         {},
-        { timeout: 2000 },
+        { timeout: 10_000 },
       ),
     ).toBeInTheDocument();
   });

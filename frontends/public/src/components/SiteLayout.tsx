@@ -27,20 +27,28 @@ function MobileMenu() {
   const [open, setOpen] = useState(false);
   const location = useLocation();
 
+  // Closes only on a change from open to closed: on mount the dialog may already be open natively.
+  const wasOpen = useRef(false);
   useEffect(() => {
     const el = dialog.current;
     if (!el) return;
     if (open && !el.open) {
       if (typeof el.showModal === 'function') el.showModal();
       else el.setAttribute('open', '');
-    } else if (!open && el.open) {
+    } else if (!open && wasOpen.current && el.open) {
       if (typeof el.close === 'function') el.close();
       else el.removeAttribute('open');
     }
+    wasOpen.current = open;
   }, [open]);
 
   // Any navigation (a link in the menu, browser back) closes the menu.
   useEffect(() => setOpen(false), [location.pathname, location.hash]);
+
+  // A prerendered page's menu may have been opened before React attached (shell/src/early-intent.ts).
+  useEffect(() => {
+    if (dialog.current?.open) setOpen(true);
+  }, []);
 
   const close = () => setOpen(false);
   return (
@@ -52,6 +60,7 @@ function MobileMenu() {
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls="pub-mobile-menu"
+        data-early-open="pub-mobile-menu"
         onClick={() => setOpen(true)}
       >
         <MenuIcon />
@@ -73,7 +82,13 @@ function MobileMenu() {
         <div className="pub-drawer__panel">
           <div className="pub-drawer__head">
             <span className="pub-drawer__title">Menu</span>
-            <button type="button" className="pub-icon-button" aria-label="Close menu" onClick={close}>
+            <button
+              type="button"
+              className="pub-icon-button"
+              aria-label="Close menu"
+              data-early-close="pub-mobile-menu"
+              onClick={close}
+            >
               <CloseIcon />
             </button>
           </div>

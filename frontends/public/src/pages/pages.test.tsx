@@ -95,7 +95,7 @@ describe('landing page', () => {
     renderSite('/');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Check Service Availability' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Book a Service' }, { timeout: 5000 });
+    const dialog = await screen.findByRole('dialog', { name: 'Book a Service' }, { timeout: 10_000 });
     expect(within(dialog).getByText('Step 1 of 7')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Close booking' }));
     await waitFor(() =>
