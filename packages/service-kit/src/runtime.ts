@@ -47,7 +47,8 @@ export interface RuntimeParts<TDb extends ServiceDb> {
 }
 
 export interface HttpLayer {
-  app: Express;
+  /** An express app, or a plain listener (the gateway puts a fast path in front of its express app). */
+  app: Express | http.RequestListener;
   setDraining(): void;
   onUpgrade?: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
@@ -78,14 +79,21 @@ export interface ServiceRuntime<TDb extends ServiceDb> extends RuntimeParts<TDb>
  * consumer bus, HTTP with health/readiness, and an ordered graceful shutdown (stop taking traffic, drain HTTP,
  * stop consuming and wait for handlers, flush the relay, close connections).
  */
-export async function startService<TDb extends ServiceDb>(options: ServiceRuntimeOptions<TDb>): Promise<ServiceRuntime<TDb>> {
+export async function startService<TDb extends ServiceDb>(
+  options: ServiceRuntimeOptions<TDb>,
+): Promise<ServiceRuntime<TDb>> {
   const { name, config, logger, db, schema } = options;
   const lifecycle = new Lifecycle(logger);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
 
   const amqp = new AmqpConnection({ url: config.AMQP_URL, name: `${name}-${process.pid}`, logger }).start();
-  const publisher = createPublisher({ connection: amqp, name: `${name}-publisher`, prefix: config.EVENT_PREFIX, logger });
+  const publisher = createPublisher({
+    connection: amqp,
+    name: `${name}-publisher`,
+    prefix: config.EVENT_PREFIX,
+    logger,
+  });
   const outbox = createOutbox({ schema });
   const relay = createOutboxRelay({ db, schema, publisher, logger });
   const bus = createEventBus({ connection: amqp, service: name, prefix: config.EVENT_PREFIX, logger });
@@ -132,7 +140,10 @@ export async function startService<TDb extends ServiceDb>(options: ServiceRuntim
 }
 
 /** main.ts entry: config errors and start-up failures print clearly and exit non-zero. */
-export function runMain(name: string, main: () => Promise<{ lifecycle: Lifecycle; shutdownTimeoutMs: number }>): void {
+export function runMain(
+  name: string,
+  main: () => Promise<{ lifecycle: Lifecycle; shutdownTimeoutMs: number }>,
+): void {
   main()
     .then(({ lifecycle, shutdownTimeoutMs }) => lifecycle.handleSignals(shutdownTimeoutMs))
     .catch((err: unknown) => {
@@ -154,7 +165,12 @@ export function serviceHttp(options: {
   jsonLimit?: string;
   routes: (app: Express) => void;
 }): HttpLayer {
-  const svc = createServiceApp({ name: options.name, logger: options.logger, readiness: options.readiness, jsonLimit: options.jsonLimit });
+  const svc = createServiceApp({
+    name: options.name,
+    logger: options.logger,
+    readiness: options.readiness,
+    jsonLimit: options.jsonLimit,
+  });
   svc.app.use(identityMiddleware(options.identityPublicKey));
   options.routes(svc.app);
   return { app: svc.finalize(), setDraining: svc.setDraining };

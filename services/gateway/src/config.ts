@@ -14,7 +14,12 @@ export const gatewayEnvSchema = baseEnvSchema.extend({
   ALLOWED_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
   ADMIN_USERNAME: z.string().min(3).default('admin'),
   ADMIN_PASSWORD: z.string().min(6).optional(),
   BOOKING_URL: url.default('http://127.0.0.1:3001'),
@@ -29,10 +34,18 @@ export const gatewayEnvSchema = baseEnvSchema.extend({
   DASHBOARD_REMOTE_URL: url.optional(),
   /** Largest request body the gateway forwards (photo uploads get their own, larger cap). */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(30 * 1_048_576),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30 * 1_048_576),
   LOGIN_MAX_FAILURES_PER_USERNAME: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
-  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60),
 });
 
 export type GatewayConfig = z.output<typeof gatewayEnvSchema> & { cookieSecure: boolean };

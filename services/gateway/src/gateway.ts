@@ -34,7 +34,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
       const frontends = config.STATIC_DIR
         ? { staticDir: config.STATIC_DIR }
         : config.SHELL_URL && config.PUBLIC_REMOTE_URL && config.DASHBOARD_REMOTE_URL
-          ? { shell: config.SHELL_URL, public: config.PUBLIC_REMOTE_URL, dashboard: config.DASHBOARD_REMOTE_URL }
+          ? {
+              shell: config.SHELL_URL,
+              public: config.PUBLIC_REMOTE_URL,
+              dashboard: config.DASHBOARD_REMOTE_URL,
+            }
           : undefined;
       const gateway = createGatewayApp({
         logger,
@@ -68,7 +72,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
         readiness,
         frontends,
       });
-      return { app: gateway.app, setDraining: gateway.setDraining, onUpgrade: gateway.handleUpgrade };
+      return { app: gateway.listener, setDraining: gateway.setDraining, onUpgrade: gateway.handleUpgrade };
     },
   });
 }

@@ -6,5 +6,7 @@ export const DB_SCHEMA = 'identity';
 export type Db = PrismaClient;
 
 export function createDb(databaseUrl: string): Db {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: 10 }, { schema: DB_SCHEMA }) });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: databaseUrl, max: 10 }, { schema: DB_SCHEMA }),
+  });
 }

@@ -21,7 +21,14 @@ export function toPublicUser(u: {
   isActive: boolean;
   createdAt: Date;
 }): PublicUser {
-  return { id: u.id, username: u.username, email: u.email, role: u.role, isActive: u.isActive, createdAt: u.createdAt.toISOString() };
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    role: u.role,
+    isActive: u.isActive,
+    createdAt: u.createdAt.toISOString(),
+  };
 }
 
 /** Usernames are case-insensitive: "Admin" and "admin" are one account. Stored trimmed and lower-cased. */

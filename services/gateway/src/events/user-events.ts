@@ -14,7 +14,14 @@ export function userEvents(write: OutboxWrite): UserEventSink {
         tx,
         createEvent(
           UserCreatedV1,
-          { userId: user.id, username: user.username, email: user.email, role: user.role, isActive: user.isActive, createdAt: user.createdAt },
+          {
+            userId: user.id,
+            username: user.username,
+            email: user.email,
+            role: user.role,
+            isActive: user.isActive,
+            createdAt: user.createdAt,
+          },
           meta(),
         ),
       );
@@ -24,7 +31,13 @@ export function userEvents(write: OutboxWrite): UserEventSink {
         tx,
         createEvent(
           UserStatusChangedV1,
-          { userId: user.id, username: user.username, role: user.role, isActive: user.isActive, changedAt: new Date().toISOString() },
+          {
+            userId: user.id,
+            username: user.username,
+            role: user.role,
+            isActive: user.isActive,
+            changedAt: new Date().toISOString(),
+          },
           meta(),
         ),
       );

@@ -1,12 +1,21 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import express from 'express';
-import { correlationIdFrom, createServiceApp, notForwarded, runWithContext, type Logger, type ReadinessCheck } from '@tyres/service-kit';
+import {
+  correlationIdFrom,
+  createServiceApp,
+  notForwarded,
+  runWithContext,
+  type Logger,
+  type ReadinessCheck,
+} from '@tyres/service-kit';
 import type { UserRepository } from '../db/users';
 import { authenticate, resolveUser } from './auth';
 import { authRoutes } from './auth-routes';
 import { createServiceProxies, rejectUpgrade, type UpstreamUrls } from './proxy';
-import { cors, csrfOriginCheck, isAllowedOrigin, securityHeaders } from './security';
+import { cors, csrfOriginCheck, isAllowedOrigin, securityHeaderList, securityHeaders } from './security';
+import { createApiForwarder } from './api-forwarder';
+import { readCookie, SESSION_COOKIE } from './session';
 import type { Sessions } from './session';
 import type { LoginThrottle } from './throttle';
 import { proxiedFrontends, staticFrontends } from './frontends';
@@ -43,21 +52,40 @@ export function createGatewayApp(deps: GatewayAppDeps) {
     maxUploadBytes: deps.maxUploadBytes,
   });
 
+  const forwardApi = createApiForwarder({
+    upstreams: deps.upstreams,
+    signingKey: proxies.signingKey,
+    agent: proxies.agent,
+    logger: deps.logger,
+    allowedOrigins: deps.allowedOrigins,
+    securityHeaders: securityHeaderList(deps.secureCookies),
+    maxBodyBytes: deps.maxBodyBytes,
+    maxUploadBytes: deps.maxUploadBytes,
+    resolveUser: (req) => resolveUser(req as express.Request, deps.sessions, deps.users),
+    hasSessionCookie: (req) => readCookie(req.headers.cookie, SESSION_COOKIE) !== undefined,
+    httpDuration: service.metrics.httpDuration,
+  });
+
   app.use(securityHeaders(deps.secureCookies));
   app.use(cors(deps.allowedOrigins));
   app.use('/api', csrfOriginCheck(deps.allowedOrigins));
   // Resolve the session only where it matters: API calls. Static files never touch the database.
   app.use('/api', authenticate(deps.sessions, deps.users));
-  // Proxied bodies stay raw streams (multipart uploads, Stripe's signed webhook); only the gateway's own routes
-  // are parsed, with a small limit.
-  app.use(proxies.http);
+  // Proxied API calls never reach express (listener below); only the gateway's own routes are parsed, with a
+  // small limit.
   app.use('/api', express.json({ limit: '10kb' }));
-  app.use(authRoutes({ users: deps.users, sessions: deps.sessions, throttle: deps.throttle, logger: deps.logger }));
+  app.use(
+    authRoutes({ users: deps.users, sessions: deps.sessions, throttle: deps.throttle, logger: deps.logger }),
+  );
   app.use('/api', (req, res) => {
     res.status(404).json({ message: `No route for ${req.method} ${req.originalUrl}`, code: 'not_found' });
   });
   if (deps.frontends) {
-    app.use('staticDir' in deps.frontends ? staticFrontends(deps.frontends.staticDir) : proxiedFrontends(deps.frontends));
+    app.use(
+      'staticDir' in deps.frontends
+        ? staticFrontends(deps.frontends.staticDir)
+        : proxiedFrontends(deps.frontends),
+    );
   }
   service.finalize();
 
@@ -81,5 +109,10 @@ export function createGatewayApp(deps: GatewayAppDeps) {
     });
   };
 
-  return { app, handleUpgrade, setDraining: service.setDraining, agent: proxies.agent };
+  /** The server's request listener: proxied API calls take the fast path, everything else goes to express. */
+  const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!forwardApi(req, res)) app(req, res);
+  };
+
+  return { app, listener, handleUpgrade, setDraining: service.setDraining, agent: proxies.agent };
 }

@@ -1,5 +1,12 @@
 import { Router } from 'express';
-import { badRequest, conflict, isUniqueViolation, notFound, parseOr400, type Logger } from '@tyres/service-kit';
+import {
+  badRequest,
+  conflict,
+  isUniqueViolation,
+  notFound,
+  parseOr400,
+  type Logger,
+} from '@tyres/service-kit';
 import {
   loginSchema,
   normalizeUsername,
@@ -34,7 +41,9 @@ export function authRoutes({ users, sessions, throttle, logger }: AuthRoutesDeps
     await throttle.assertAllowed(username, address);
 
     const user = await users.findByUsername(username);
-    const ok = user ? await verifyPassword(user.password, input.password) : await verifyAgainstDummy(input.password);
+    const ok = user
+      ? await verifyPassword(user.password, input.password)
+      : await verifyAgainstDummy(input.password);
     if (!user || !ok) {
       await throttle.recordFailure(username, address);
       logger.info({ username, address }, 'login failed');
@@ -42,7 +51,11 @@ export function authRoutes({ users, sessions, throttle, logger }: AuthRoutesDeps
     }
     // Only reveal deactivation to someone who proved they know the password.
     if (!user.isActive)
-      throw new HttpError(403, 'This account has been deactivated. Please contact an administrator.', 'account_inactive');
+      throw new HttpError(
+        403,
+        'This account has been deactivated. Please contact an administrator.',
+        'account_inactive',
+      );
     await throttle.recordSuccess(username);
     sessions.issue(res, user.id);
     logger.info({ userId: user.id, username }, 'login');

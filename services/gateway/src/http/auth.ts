@@ -18,7 +18,11 @@ declare global {
  * Resolves the staff user behind the session cookie. The user row is read on every request so a deactivated
  * account loses access on its very next request, not when its cookie expires.
  */
-export async function resolveUser(req: Request, sessions: Sessions, users: UserRepository): Promise<PublicUser | undefined> {
+export async function resolveUser(
+  req: Request,
+  sessions: Sessions,
+  users: UserRepository,
+): Promise<PublicUser | undefined> {
   if (req.user) return req.user;
   const claims = await sessions.read(req);
   if (!claims) return undefined;

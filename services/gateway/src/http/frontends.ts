@@ -57,7 +57,9 @@ export function staticFrontends(repoRoot: string): Router {
       res
         .status(503)
         .type('text/plain')
-        .send('The front ends have not been built yet. Run `npm run build:frontends` (npm start does it for you).');
+        .send(
+          'The front ends have not been built yet. Run `npm run build:frontends` (npm start does it for you).',
+        );
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');

@@ -1,15 +1,20 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import type { KeyObject } from 'node:crypto';
-import { IDENTITY_HEADER, parsePrivateKey, REQUEST_ID_HEADER, signIdentity, type Logger } from '@tyres/service-kit';
+import {
+  IDENTITY_HEADER,
+  parsePrivateKey,
+  REQUEST_ID_HEADER,
+  signIdentity,
+  type Logger,
+} from '@tyres/service-kit';
 import type { PublicUser } from '../domain/users';
-import { matchRoute, ROUTES, WS_ROUTES, type Upstream } from './routing';
+import { matchRoute, WS_ROUTES, type Upstream } from './routing';
 
 export type UpstreamUrls = Record<Upstream, string>;
 
-const SERVICE_LABEL: Record<Upstream, string> = {
+export const SERVICE_LABEL: Record<Upstream, string> = {
   booking: 'booking',
   jobs: 'jobs',
   billing: 'billing',
@@ -30,7 +35,13 @@ export interface ProxyDeps {
  * budget (a new TCP handshake per request costs more than everything else the gateway does). noDelay: without
  * it Nagle's algorithm holds small proxied writes back and single requests wait tens of milliseconds.
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 64, timeout: 60_000, noDelay: true });
+const agent = new http.Agent({
+  keepAlive: true,
+  maxSockets: 512,
+  maxFreeSockets: 64,
+  timeout: 60_000,
+  noDelay: true,
+});
 
 /** Replaces whatever identity a client sent with the one the gateway verified. */
 export function forwardIdentity(
@@ -40,10 +51,19 @@ export function forwardIdentity(
   correlationId: string,
 ) {
   delete req.headers[IDENTITY_HEADER];
-  if (user) req.headers[IDENTITY_HEADER] = signIdentity(privateKey, { id: user.id, username: user.username, role: user.role });
+  if (user)
+    req.headers[IDENTITY_HEADER] = signIdentity(privateKey, {
+      id: user.id,
+      username: user.username,
+      role: user.role,
+    });
   req.headers[REQUEST_ID_HEADER] = correlationId;
 }
 
+/**
+ * http-proxy-middleware instances per service. They carry the WebSocket upgrade (/ws/notifications); plain
+ * HTTP API calls take the leaner path in api-forwarder.ts.
+ */
 export function createServiceProxies(deps: ProxyDeps) {
   const signingKey = parsePrivateKey(deps.privateKey);
   const proxies = new Map<Upstream, ProxyHandler>();
@@ -79,30 +99,14 @@ export function createServiceProxies(deps: ProxyDeps) {
     );
   }
 
-  /** Express middleware for HTTP: route → access check → size check → forward. */
-  const http_: RequestHandler = (req: Request, res: Response, next) => {
-    const route = matchRoute(req.path, ROUTES);
-    if (!route) return next();
-    if (route.access !== 'public' && !req.user) {
-      res.status(401).json({ message: 'Not authenticated', code: 'unauthorized' });
-      return;
-    }
-    if (route.access === 'admin' && req.user?.role !== 'admin') {
-      res.status(403).json({ message: 'Only an admin can do that', code: 'forbidden' });
-      return;
-    }
-    const limit = route.upload ? deps.maxUploadBytes : deps.maxBodyBytes;
-    const length = Number(req.headers['content-length'] ?? 0);
-    if (length > limit) {
-      res.status(413).json({ message: 'Request body is too large', code: 'payload_too_large' });
-      return;
-    }
-    forwardIdentity(req, req.user, signingKey, req.correlationId);
-    void proxies.get(route.upstream)!(req, res, next);
-  };
-
   /** For the server's 'upgrade' event. Returns false when the path is not a proxied WebSocket. */
-  const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer, user: PublicUser | undefined, correlationId: string) => {
+  const upgrade = (
+    req: http.IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    user: PublicUser | undefined,
+    correlationId: string,
+  ) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const route = matchRoute(path, WS_ROUTES);
     if (!route) return false;
@@ -115,7 +119,7 @@ export function createServiceProxies(deps: ProxyDeps) {
     return true;
   };
 
-  return { http: http_, upgrade, agent };
+  return { upgrade, agent, signingKey };
 }
 
 export function rejectUpgrade(socket: Duplex, status: number, text: string) {

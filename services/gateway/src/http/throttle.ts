@@ -19,7 +19,11 @@ export class LoginThrottle {
   private readonly byAddress: RateLimiterRedis;
 
   constructor(opts: ThrottleOptions) {
-    const common = { storeClient: opts.redis, duration: opts.windowSeconds, blockDuration: opts.windowSeconds };
+    const common = {
+      storeClient: opts.redis,
+      duration: opts.windowSeconds,
+      blockDuration: opts.windowSeconds,
+    };
     this.byUsername = new RateLimiterRedis({
       ...common,
       keyPrefix: `${opts.prefix}gateway:login-fail:user`,

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import WebSocket from 'ws';
 import { connect } from 'amqplib';
 import { getAmqpUrl, waitFor } from '@tyres/testkit';
@@ -9,7 +10,10 @@ let gw: GatewayUnderTest;
 
 beforeAll(async () => {
   // Reporting points at a port nothing listens on, to see how an outage looks to a caller.
-  gw = await startTestGateway('gateway-int', { LOGIN_MAX_FAILURES_PER_USERNAME: '3', REPORTING_URL: 'http://127.0.0.1:9' });
+  gw = await startTestGateway('gateway-int', {
+    LOGIN_MAX_FAILURES_PER_USERNAME: '3',
+    REPORTING_URL: 'http://127.0.0.1:9',
+  });
 });
 afterAll(async () => {
   await gw?.stop();
@@ -25,7 +29,12 @@ async function loggedInAdmin() {
 }
 
 async function createUser(admin: Client, username: string, role: 'admin' | 'technician' = 'technician') {
-  const res = await admin.request('POST', '/api/admin/users', { username, password: 'secret12', email: '', role });
+  const res = await admin.request('POST', '/api/admin/users', {
+    username,
+    password: 'secret12',
+    email: '',
+    role,
+  });
   expect(res.status).toBe(201);
   return res.body as unknown as { id: string; username: string; role: string };
 }
@@ -75,7 +84,9 @@ describe('session', () => {
     for (let i = 0; i < 3; i++) expect((await client().login('throttled', 'bad-password')).status).toBe(401);
     const blocked = await client().login('throttled', 'secret12');
     expect(blocked.status).toBe(429);
-    expect(blocked.body.message).toMatch(/^Too many failed login attempts\. Please try again in \d+ minutes?\.$/);
+    expect(blocked.body.message).toMatch(
+      /^Too many failed login attempts\. Please try again in \d+ minutes?\.$/,
+    );
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
@@ -93,7 +104,11 @@ describe('session', () => {
 describe('staff accounts', () => {
   it('creates users with the spec validation messages and refuses duplicates', async () => {
     const admin = await loggedInAdmin();
-    const bad = await admin.request('POST', '/api/admin/users', { username: 'ab', password: '123', email: 'nope' });
+    const bad = await admin.request('POST', '/api/admin/users', {
+      username: 'ab',
+      password: '123',
+      email: 'nope',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual(
       expect.arrayContaining([
@@ -108,7 +123,9 @@ describe('staff accounts', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe('Username already exists');
     const list = await admin.request('GET', '/api/admin/users');
-    expect((list.body as unknown as Array<{ username: string }>).map((u) => u.username)).toEqual(expect.arrayContaining(['boss', 'tina']));
+    expect((list.body as unknown as Array<{ username: string }>).map((u) => u.username)).toEqual(
+      expect.arrayContaining(['boss', 'tina']),
+    );
     expect(JSON.stringify(list.body)).not.toMatch(/argon2/);
   });
 
@@ -118,13 +135,25 @@ describe('staff accounts', () => {
     const tech = client();
     expect((await tech.login('tech-roles', 'secret12')).status).toBe(200);
     expect((await tech.request('GET', '/api/admin/users')).status).toBe(403);
-    expect((await tech.request('POST', '/api/register', { username: 'sneaky', password: 'secret12', role: 'admin' })).status).toBe(403);
+    expect(
+      (
+        await tech.request('POST', '/api/register', {
+          username: 'sneaky',
+          password: 'secret12',
+          role: 'admin',
+        })
+      ).status,
+    ).toBe(403);
     expect((await tech.request('GET', '/api/dashboard/reports/gst')).status).toBe(403);
     expect((await tech.request('GET', '/api/dashboard/business-expenses')).status).toBe(403);
     expect((await client().request('GET', '/api/dashboard/jobs')).status).toBe(401);
     const jobs = await tech.request('GET', '/api/dashboard/jobs?status=new');
     expect(jobs.status).toBe(200);
-    expect(jobs.body).toMatchObject({ upstream: true, url: '/api/dashboard/jobs?status=new', identity: { username: 'tech-roles', role: 'technician' } });
+    expect(jobs.body).toMatchObject({
+      upstream: true,
+      url: '/api/dashboard/jobs?status=new',
+      identity: { username: 'tech-roles', role: 'technician' },
+    });
   });
 
   it('a deactivated user loses access on the next request and cannot log in again', async () => {
@@ -154,7 +183,11 @@ describe('staff accounts', () => {
     const me = await admin.request('GET', '/api/user');
     const self = await admin.request('PATCH', `/api/admin/users/${me.body.id}/status`, { isActive: false });
     expect(self.status).toBe(400);
-    const missing = await admin.request('PATCH', '/api/admin/users/00000000-0000-4000-8000-000000000000/status', { isActive: false });
+    const missing = await admin.request(
+      'PATCH',
+      '/api/admin/users/00000000-0000-4000-8000-000000000000/status',
+      { isActive: false },
+    );
     expect(missing.status).toBe(404);
     const junk = await admin.request('PATCH', '/api/admin/users/not-a-uuid/status', { isActive: false });
     expect(junk.status).toBe(404);
@@ -168,14 +201,20 @@ describe('staff accounts', () => {
     const { queue } = await ch.assertQueue('', { exclusive: true });
     await ch.bindQueue(queue, exchange, 'user.#');
     const received: Array<{ type: string; data: { username: string; isActive: boolean } }> = [];
-    await ch.consume(queue, (msg) => {
-      if (msg) received.push(JSON.parse(msg.content.toString()));
-    }, { noAck: true });
+    await ch.consume(
+      queue,
+      (msg) => {
+        if (msg) received.push(JSON.parse(msg.content.toString()));
+      },
+      { noAck: true },
+    );
 
     const admin = await loggedInAdmin();
     const user = await createUser(admin, 'evented');
     await admin.request('PATCH', `/api/admin/users/${user.id}/status`, { isActive: false });
-    await waitFor(() => received.filter((e) => e.data.username === 'evented').length >= 2, { timeoutMs: 10_000 });
+    await waitFor(() => received.filter((e) => e.data.username === 'evented').length >= 2, {
+      timeoutMs: 10_000,
+    });
     const mine = received.filter((e) => e.data.username === 'evented');
     expect(mine.map((e) => e.type)).toEqual(['user.created.v1', 'user.status-changed.v1']);
     expect(mine[1]?.data.isActive).toBe(false);
@@ -200,9 +239,19 @@ describe('edge protection and proxying', () => {
 
   it('refuses cross-site state changes and oversized bodies', async () => {
     const admin = await loggedInAdmin();
-    const csrf = await admin.request('POST', '/api/admin/users', { username: 'csrf-user', password: 'secret12' }, { Origin: 'https://evil.example' });
+    const csrf = await admin.request(
+      'POST',
+      '/api/admin/users',
+      { username: 'csrf-user', password: 'secret12' },
+      { Origin: 'https://evil.example' },
+    );
     expect(csrf.status).toBe(403);
-    const sameSite = await admin.request('POST', '/api/admin/users', { username: 'same-origin', password: 'secret12' }, { Origin: gw.baseUrl });
+    const sameSite = await admin.request(
+      'POST',
+      '/api/admin/users',
+      { username: 'same-origin', password: 'secret12' },
+      { Origin: gw.baseUrl },
+    );
     expect(sameSite.status).toBe(201);
     const big = await client().request('POST', '/api/bookings', { notes: 'x'.repeat(1_100_000) });
     expect(big.status).toBe(413);
@@ -226,15 +275,45 @@ describe('edge protection and proxying', () => {
     const direct = await fetch(`${gw.baseUrl}/metrics`);
     expect(direct.status).toBe(200);
     expect(await direct.text()).toContain('http_request_duration_seconds');
-    const viaIngress = await fetch(`${gw.baseUrl}/metrics`, { headers: { 'X-Forwarded-For': '203.0.113.9' } });
+    const viaIngress = await fetch(`${gw.baseUrl}/metrics`, {
+      headers: { 'X-Forwarded-For': '203.0.113.9' },
+    });
     expect(viaIngress.status).not.toBe(200);
   });
 
   it('sends security headers and keeps CORS closed', async () => {
-    const res = await fetch(`${gw.baseUrl}/api/user`, { headers: { Origin: 'https://evil.example' } });
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    // /api/user is the gateway's own route (express); /api/time-slots is proxied (the fast path): both the same.
+    for (const path of ['/api/user', '/api/time-slots?date=2030-01-07']) {
+      const res = await fetch(`${gw.baseUrl}${path}`, { headers: { Origin: 'https://evil.example' } });
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+
+  it('forwards a logged-in user on public routes and refuses dot segments that could confuse routing', async () => {
+    const admin = await loggedInAdmin();
+    const res = await admin.request('GET', '/api/time-slots?date=2030-01-07');
+    expect(res.status).toBe(200);
+    expect(gw.upstream.seen.at(-1)!.headers['x-identity-token']).toEqual(expect.any(String));
+    const before = gw.upstream.seen.length;
+    // fetch normalises dot segments itself; a raw client (curl --path-as-is, a script) does not.
+    const rawStatus = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: gw.port, path }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', reject);
+      });
+    for (const path of [
+      '/api/time-slots/../dashboard/reports/gst',
+      '/api/time-slots/%2E%2e/dashboard/reports/gst',
+    ])
+      expect(await rawStatus(path)).toBe(404);
+    expect(gw.upstream.seen.length).toBe(before);
   });
 
   it('upgrades /ws/notifications for staff only, forwarding the verified identity', async () => {
@@ -246,11 +325,15 @@ describe('edge protection and proxying', () => {
     expect(refused).toBe(401);
 
     const admin = await loggedInAdmin();
-    const ws = new WebSocket(`ws://127.0.0.1:${gw.port}/ws/notifications`, { headers: { Cookie: admin.cookie! } });
-    const first = await new Promise<{ type: string; identity: { username: string; role: string } }>((resolve, reject) => {
-      ws.once('message', (data) => resolve(JSON.parse(String(data))));
-      ws.once('error', reject);
+    const ws = new WebSocket(`ws://127.0.0.1:${gw.port}/ws/notifications`, {
+      headers: { Cookie: admin.cookie! },
     });
+    const first = await new Promise<{ type: string; identity: { username: string; role: string } }>(
+      (resolve, reject) => {
+        ws.once('message', (data) => resolve(JSON.parse(String(data))));
+        ws.once('error', reject);
+      },
+    );
     expect(first).toMatchObject({ type: 'hello', identity: { username: 'boss', role: 'admin' } });
     ws.close();
 

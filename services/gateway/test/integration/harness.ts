@@ -23,9 +23,13 @@ const ROOT = path.resolve(__dirname, '../../../..');
 
 export async function migratedGatewayDatabase(label: string): Promise<TestDatabase> {
   const template = await createTemplateDatabase('gateway', async (url) => {
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'gateway'], {
-      env: { ...process.env, DATABASE_URL: url },
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'gateway'],
+      {
+        env: { ...process.env, DATABASE_URL: url },
+      },
+    );
   });
   return template.createDatabase(label);
 }
@@ -90,7 +94,10 @@ export interface GatewayUnderTest {
 }
 
 /** A real gateway (Postgres, Redis, RabbitMQ, outbox relay) on a random port, isolated by database and prefixes. */
-export async function startTestGateway(label: string, env: Record<string, string> = {}): Promise<GatewayUnderTest> {
+export async function startTestGateway(
+  label: string,
+  env: Record<string, string> = {},
+): Promise<GatewayUnderTest> {
   const db = await migratedGatewayDatabase(label);
   const prefix = uniquePrefix(label);
   const keys = keyPair();
@@ -164,7 +171,12 @@ export class Client {
     } catch {
       json = undefined;
     }
-    return { status: res.status, headers: res.headers, text, body: json as Record<string, unknown> & unknown[] };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      body: json as Record<string, unknown> & unknown[],
+    };
   }
 
   login(username: string, password: string) {
