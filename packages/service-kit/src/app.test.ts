@@ -10,7 +10,12 @@ describe('service app', () => {
     const svc = createServiceApp({
       name: 'demo',
       logger,
-      readiness: { database: async () => undefined, broker: async () => { if (!brokerUp) throw new Error('connection refused'); } },
+      readiness: {
+        database: async () => undefined,
+        broker: async () => {
+          if (!brokerUp) throw new Error('connection refused');
+        },
+      },
     });
     const app = svc.finalize();
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok', service: 'demo' });

@@ -51,7 +51,13 @@ export function requestLogger(logger: Logger): RequestHandler {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
       logger[level](
-        { correlationId: req.correlationId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        {
+          correlationId: req.correlationId,
+          method: req.method,
+          url: req.originalUrl,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     });

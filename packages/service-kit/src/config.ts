@@ -27,7 +27,10 @@ export const pemKey = z
   .transform((v) => v.replace(/\\n/g, '\n'))
   .refine((v) => v.includes('-----BEGIN'), 'must be a PEM encoded key');
 
-export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.output<S> {
   // Empty strings mean "not set" (docker-compose passes VAR= for unset optional values).
   const cleaned: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') cleaned[k] = v;

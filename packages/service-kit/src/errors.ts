@@ -56,8 +56,10 @@ export function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof ZodError) return fromZodError(err);
   const e = err as BodyParserError;
   if (e && typeof e === 'object') {
-    if (e.type === 'entity.too.large') return new HttpError(413, 'Request body is too large', 'payload_too_large');
-    if (e.type === 'entity.parse.failed') return new HttpError(400, 'Request body is not valid JSON', 'malformed_json');
+    if (e.type === 'entity.too.large')
+      return new HttpError(413, 'Request body is too large', 'payload_too_large');
+    if (e.type === 'entity.parse.failed')
+      return new HttpError(400, 'Request body is not valid JSON', 'malformed_json');
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
       return new HttpError(415, 'Unsupported request encoding', 'unsupported_encoding');
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose)

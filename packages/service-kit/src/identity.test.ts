@@ -1,8 +1,15 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
 import pino from 'pino';
-import { identityMiddleware, requireAdmin, signIdentity, verifyIdentity } from './identity';
+import {
+  identityMiddleware,
+  IdentitySigner,
+  requireAdmin,
+  signIdentity,
+  VerifiedTokens,
+  verifyIdentity,
+} from './identity';
 import { errorHandler } from './errors';
 
 const keys = () => {
@@ -36,8 +43,41 @@ describe('forwarded identity', () => {
     expect((await request(app).get('/admin')).status).toBe(401);
     expect((await request(app).get('/admin').set('x-identity-token', tech)).status).toBe(403);
     expect((await request(app).get('/admin').set('x-identity-token', 'garbage')).status).toBe(401);
-    const ok = await request(app).get('/admin').set('x-identity-token', signIdentity(gateway.privateKey, admin));
+    const ok = await request(app)
+      .get('/admin')
+      .set('x-identity-token', signIdentity(gateway.privateKey, admin));
     expect(ok.status).toBe(200);
     expect(ok.body.username).toBe('boss');
+  });
+});
+
+describe('identity token caches', () => {
+  const gateway = keys();
+  const other = keys();
+  const tech = { id: 'u2', username: 'tech', role: 'technician' as const };
+
+  it('the signer reuses a token for half its life, and re-signs when the role changes', () => {
+    let now = Date.now();
+    const signer = new IdentitySigner(createPrivateKey(gateway.privateKey), 60, 10, () => now);
+    const first = signer.sign(tech);
+    expect(signer.sign(tech)).toBe(first);
+    expect(signer.sign({ ...tech, role: 'admin' })).not.toBe(first);
+    const promoted = signer.sign({ ...tech, role: 'admin' });
+    now += 31_000;
+    expect(signer.sign({ ...tech, role: 'admin' })).not.toBe(promoted);
+    expect(verifyIdentity(gateway.publicKey, signer.sign(tech))).toEqual(tech);
+  });
+
+  it('a remembered token still expires, and a forged one is never remembered', () => {
+    let now = Date.now();
+    const verified = new VerifiedTokens(createPublicKey(gateway.publicKey), 10, () => now);
+    const token = signIdentity(gateway.privateKey, tech, 60);
+    expect(verified.verify(token)).toEqual(tech);
+    expect(verified.verify(token)).toEqual(tech);
+    now += 61_000;
+    expect(() => verified.verify(token)).toThrow();
+    const forged = signIdentity(other.privateKey, tech, 60);
+    expect(() => verified.verify(forged)).toThrow();
+    expect(() => verified.verify(forged)).toThrow();
   });
 });

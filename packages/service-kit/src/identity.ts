@@ -41,14 +41,19 @@ export function signIdentity(privateKeyPem: string | KeyObject, identity: Identi
   });
 }
 
-export function verifyIdentity(publicKeyPem: string | KeyObject, token: string): Identity {
+export function verifyIdentity(publicKeyPem: string | KeyObject, token: string, nowMs?: number): Identity {
   const claims = jwt.verify(token, publicKeyPem, {
     algorithms: [ALGORITHM],
     issuer: ISSUER,
     audience: AUDIENCE,
+    ...(nowMs === undefined ? {} : { clockTimestamp: Math.floor(nowMs / 1000) }),
   }) as jwt.JwtPayload;
   const role = claims.role;
-  if (typeof claims.sub !== 'string' || typeof claims.username !== 'string' || (role !== 'admin' && role !== 'technician'))
+  if (
+    typeof claims.sub !== 'string' ||
+    typeof claims.username !== 'string' ||
+    (role !== 'admin' && role !== 'technician')
+  )
     throw new Error('identity token has an unexpected shape');
   return { id: claims.sub, username: claims.username, role };
 }
@@ -60,17 +65,80 @@ export function verifyIdentity(publicKeyPem: string | KeyObject, token: string):
 export function identityMiddleware(publicKeyPem: string): RequestHandler {
   // Parsed once: re-reading the PEM on every request costs more than the signature check itself.
   const publicKey = createPublicKey(publicKeyPem);
+  const verified = new VerifiedTokens(publicKey);
   return (req, _res, next) => {
     const header = req.headers[IDENTITY_HEADER];
     if (header === undefined) return next();
     const token = Array.isArray(header) ? header[0] : header;
     try {
-      req.identity = verifyIdentity(publicKey, token ?? '');
+      req.identity = verified.verify(token ?? '');
       next();
     } catch {
       next(unauthorized('Invalid identity token'));
     }
   };
+}
+
+/**
+ * The gateway reuses one signed identity per user for up to half its life, so a service sees the same token
+ * string many times. An ES256 check costs more than most handlers: a token that verified once is remembered
+ * (by its exact bytes) until it expires. Bounded: the map is cleared when it grows past `max`.
+ */
+export class VerifiedTokens {
+  private readonly seen = new Map<string, { identity: Identity; expiresAtMs: number }>();
+
+  constructor(
+    private readonly publicKey: KeyObject,
+    private readonly max = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  verify(token: string): Identity {
+    const hit = this.seen.get(token);
+    if (hit && hit.expiresAtMs > this.now()) return hit.identity;
+    if (hit) this.seen.delete(token);
+    const identity = verifyIdentity(this.publicKey, token, this.now());
+    const exp = (jwt.decode(token) as jwt.JwtPayload | null)?.exp;
+    if (typeof exp === 'number') {
+      if (this.seen.size >= this.max) this.seen.clear();
+      this.seen.set(token, { identity, expiresAtMs: exp * 1000 });
+    }
+    return identity;
+  }
+}
+
+/**
+ * Signing side of the cache above: one token per user, re-signed when less than half its life is left (or the
+ * user's name or role changed). Bounded like VerifiedTokens.
+ */
+export class IdentitySigner {
+  private readonly issued = new Map<
+    string,
+    { token: string; username: string; role: StaffRole; renewAtMs: number }
+  >();
+
+  constructor(
+    private readonly privateKey: KeyObject,
+    private readonly ttlSeconds = 60,
+    private readonly max = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  sign(identity: Identity): string {
+    const now = this.now();
+    const hit = this.issued.get(identity.id);
+    if (hit && hit.renewAtMs > now && hit.username === identity.username && hit.role === identity.role)
+      return hit.token;
+    const token = signIdentity(this.privateKey, identity, this.ttlSeconds);
+    if (this.issued.size >= this.max) this.issued.clear();
+    this.issued.set(identity.id, {
+      token,
+      username: identity.username,
+      role: identity.role,
+      renewAtMs: now + (this.ttlSeconds * 1000) / 2,
+    });
+    return token;
+  }
 }
 
 export const requireStaff: RequestHandler = (req, _res, next) => {

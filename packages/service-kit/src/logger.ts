@@ -15,7 +15,12 @@ export function createLogger(service: string, options: LoggerOptions = {}): Logg
       return correlationId ? { correlationId } : {};
     },
     redact: {
-      paths: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-identity-token"]', '*.password'],
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'req.headers["x-identity-token"]',
+        '*.password',
+      ],
       censor: '[redacted]',
     },
     ...options,

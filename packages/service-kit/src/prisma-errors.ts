@@ -5,7 +5,13 @@ interface PrismaLikeError {
   meta?: {
     target?: string | string[];
     modelName?: string;
-    driverAdapterError?: { cause?: { kind?: string; originalCode?: string; constraint?: { index?: string; fields?: string[] } | string } };
+    driverAdapterError?: {
+      cause?: {
+        kind?: string;
+        originalCode?: string;
+        constraint?: { index?: string; fields?: string[] } | string;
+      };
+    };
   };
 }
 
@@ -27,7 +33,8 @@ export function violatedConstraint(err: unknown): string | undefined {
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as PrismaLikeError;
   const cause = e?.meta?.driverAdapterError?.cause;
-  const unique = e?.code === 'P2002' || cause?.originalCode === '23505' || (err as { code?: string })?.code === '23505';
+  const unique =
+    e?.code === 'P2002' || cause?.originalCode === '23505' || (err as { code?: string })?.code === '23505';
   if (!unique) return false;
   return constraint === undefined || (violatedConstraint(err) ?? '').includes(constraint);
 }
@@ -56,9 +63,14 @@ export async function withSerializationRetry<T>(fn: () => Promise<T>, attempts =
 }
 
 /** Maps well-known Prisma failures to HTTP errors so a race answers 409, a missing row 404, never 500. */
-export function mapPrismaError(err: unknown, messages: { conflict?: string; notFound?: string } = {}): HttpError | undefined {
+export function mapPrismaError(
+  err: unknown,
+  messages: { conflict?: string; notFound?: string } = {},
+): HttpError | undefined {
   if (isUniqueViolation(err) || isExclusionViolation(err))
-    return conflict(messages.conflict ?? 'That conflicts with an existing record', { constraint: violatedConstraint(err) });
+    return conflict(messages.conflict ?? 'That conflicts with an existing record', {
+      constraint: violatedConstraint(err),
+    });
   if ((err as PrismaLikeError)?.code === 'P2025') return notFound(messages.notFound ?? 'Not found');
   return undefined;
 }

@@ -4,7 +4,11 @@ import { Redis, type RedisOptions } from 'ioredis';
  * Producers fail fast when Redis is down (no offline queue); BullMQ workers need maxRetriesPerRequest null so
  * blocking commands survive reconnects.
  */
-export function createRedis(url: string, role: 'client' | 'worker' = 'client', extra: RedisOptions = {}): Redis {
+export function createRedis(
+  url: string,
+  role: 'client' | 'worker' = 'client',
+  extra: RedisOptions = {},
+): Redis {
   return new Redis(url, {
     lazyConnect: false,
     maxRetriesPerRequest: role === 'worker' ? null : 2,

@@ -9,7 +9,11 @@ export interface HttpServerHandle {
   close(timeoutMs?: number): Promise<void>;
 }
 
-export async function startHttpServer(app: Express | http.RequestListener, port: number, host = '0.0.0.0'): Promise<HttpServerHandle> {
+export async function startHttpServer(
+  app: Express | http.RequestListener,
+  port: number,
+  host = '0.0.0.0',
+): Promise<HttpServerHandle> {
   const server = http.createServer(app as http.RequestListener);
   // Keep-alive must outlive the load balancer's idle timeout or clients see resets.
   server.keepAliveTimeout = 65_000;

@@ -2,6 +2,7 @@ import { startService, type Logger } from '@tyres/service-kit';
 import type { GatewayConfig } from './config';
 import { createDb, DB_SCHEMA } from './db/client';
 import { seedFirstAdmin } from './db/seed-admin';
+import { UserCache } from './db/user-cache';
 import { UserRepository } from './db/users';
 import { userEvents } from './events/user-events';
 import { createGatewayApp } from './http/app';
@@ -18,7 +19,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
     logger,
     db,
     http: async ({ outbox, relay, redis, readiness }) => {
-      const users = new UserRepository(db, userEvents(outbox.enqueue), () => relay.wake());
+      const users = new UserRepository(
+        db,
+        userEvents(outbox.enqueue),
+        () => relay.wake(),
+        new UserCache(redis, config.REDIS_PREFIX),
+      );
       const seeded = await seedFirstAdmin(db, users, {
         username: config.ADMIN_USERNAME,
         password: config.ADMIN_PASSWORD,

@@ -1,5 +1,6 @@
 import type { Db } from './client';
 import type { Prisma } from './generated/client';
+import type { UserCache } from './user-cache';
 import { toPublicUser, type PublicUser, type RegisterUserInput } from '../domain/users';
 
 export type Tx = Prisma.TransactionClient;
@@ -16,6 +17,7 @@ export class UserRepository {
     private readonly events: UserEventSink,
     /** Nudges the outbox relay once a transaction that wrote events has committed. */
     private readonly afterCommit: () => void = () => undefined,
+    private readonly cache?: UserCache,
   ) {}
 
   findByUsername(username: string) {
@@ -25,6 +27,15 @@ export class UserRepository {
   async findPublicById(id: string): Promise<PublicUser | undefined> {
     const user = await this.db.user.findUnique({ where: { id } });
     return user ? toPublicUser(user) : undefined;
+  }
+
+  /** The user behind a session: from the cache when present (see UserCache), else the database. */
+  async findSessionUser(id: string): Promise<PublicUser | undefined> {
+    const cached = await this.cache?.get(id);
+    if (cached) return cached;
+    const user = await this.findPublicById(id);
+    if (user) await this.cache?.fill(user);
+    return user;
   }
 
   async list(): Promise<PublicUser[]> {
@@ -59,6 +70,8 @@ export class UserRepository {
       return user;
     });
     this.afterCommit();
+    // Also when nothing changed: a retry after a failed cache write must still correct the cache.
+    if (result) await this.cache?.put(result);
     return result;
   }
 

@@ -1,7 +1,6 @@
 import http from 'node:http';
-import type { KeyObject } from 'node:crypto';
 import type { Histogram } from 'prom-client';
-import { correlationIdFrom, REQUEST_ID_HEADER, type Logger } from '@tyres/service-kit';
+import { correlationIdFrom, REQUEST_ID_HEADER, type IdentitySigner, type Logger } from '@tyres/service-kit';
 import type { PublicUser } from '../domain/users';
 import { forwardIdentity, SERVICE_LABEL, type UpstreamUrls } from './proxy';
 import { matchRoute, ROUTES, type Route, type Upstream } from './routing';
@@ -22,7 +21,7 @@ import { applyCors, isCrossSiteMutation } from './security';
  */
 export interface ApiForwarderDeps {
   upstreams: UpstreamUrls;
-  signingKey: KeyObject;
+  signer: IdentitySigner;
   agent: http.Agent;
   logger: Logger;
   allowedOrigins: string[];
@@ -100,7 +99,7 @@ export function createApiForwarder(deps: ApiForwarderDeps) {
 
     const headers = req.headers;
     for (const h of HOP_BY_HOP) delete headers[h];
-    forwardIdentity(req, user, deps.signingKey, correlationId);
+    forwardIdentity(req, user, deps.signer, correlationId);
     headers['x-forwarded-for'] = appendHeader(headers['x-forwarded-for'], req.socket.remoteAddress ?? '');
     headers['x-forwarded-proto'] ??= 'http';
     if (headers.host) headers['x-forwarded-host'] ??= headers.host;

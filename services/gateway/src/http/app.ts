@@ -54,7 +54,7 @@ export function createGatewayApp(deps: GatewayAppDeps) {
 
   const forwardApi = createApiForwarder({
     upstreams: deps.upstreams,
-    signingKey: proxies.signingKey,
+    signer: proxies.signer,
     agent: proxies.agent,
     logger: deps.logger,
     allowedOrigins: deps.allowedOrigins,

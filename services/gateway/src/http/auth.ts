@@ -24,10 +24,11 @@ export async function resolveUser(
   users: UserRepository,
 ): Promise<PublicUser | undefined> {
   if (req.user) return req.user;
-  const claims = await sessions.read(req);
+  const claims = sessions.verify(req);
   if (!claims) return undefined;
-  const user = await users.findPublicById(claims.sub);
-  if (!user || !user.isActive) return undefined;
+  // Both lookups go out together: one round trip to Redis on the common path.
+  const [revoked, user] = await Promise.all([sessions.isRevoked(claims), users.findSessionUser(claims.sub)]);
+  if (revoked || !user || !user.isActive) return undefined;
   req.user = user;
   req.session = claims;
   return user;

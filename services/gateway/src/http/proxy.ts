@@ -1,12 +1,11 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
-import type { KeyObject } from 'node:crypto';
 import {
   IDENTITY_HEADER,
+  IdentitySigner,
   parsePrivateKey,
   REQUEST_ID_HEADER,
-  signIdentity,
   type Logger,
 } from '@tyres/service-kit';
 import type { PublicUser } from '../domain/users';
@@ -47,16 +46,12 @@ const agent = new http.Agent({
 export function forwardIdentity(
   req: http.IncomingMessage,
   user: PublicUser | undefined,
-  privateKey: KeyObject,
+  signer: IdentitySigner,
   correlationId: string,
 ) {
   delete req.headers[IDENTITY_HEADER];
   if (user)
-    req.headers[IDENTITY_HEADER] = signIdentity(privateKey, {
-      id: user.id,
-      username: user.username,
-      role: user.role,
-    });
+    req.headers[IDENTITY_HEADER] = signer.sign({ id: user.id, username: user.username, role: user.role });
   req.headers[REQUEST_ID_HEADER] = correlationId;
 }
 
@@ -65,7 +60,7 @@ export function forwardIdentity(
  * HTTP API calls take the leaner path in api-forwarder.ts.
  */
 export function createServiceProxies(deps: ProxyDeps) {
-  const signingKey = parsePrivateKey(deps.privateKey);
+  const signer = new IdentitySigner(parsePrivateKey(deps.privateKey));
   const proxies = new Map<Upstream, ProxyHandler>();
   for (const [name, target] of Object.entries(deps.upstreams) as [Upstream, string][]) {
     proxies.set(
@@ -114,12 +109,12 @@ export function createServiceProxies(deps: ProxyDeps) {
       rejectUpgrade(socket, 401, 'Unauthorized');
       return true;
     }
-    forwardIdentity(req, user, signingKey, correlationId);
+    forwardIdentity(req, user, signer, correlationId);
     proxies.get(route.upstream)!.upgrade(req, socket as never, head);
     return true;
   };
 
-  return { upgrade, agent, signingKey };
+  return { upgrade, agent, signer };
 }
 
 export function rejectUpgrade(socket: Duplex, status: number, text: string) {

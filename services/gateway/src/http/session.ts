@@ -4,6 +4,8 @@ import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 
 export const SESSION_COOKIE = 'tyres_session';
+/** Bound on the verified-token memo (cleared when full; a miss only costs one HMAC check). */
+const MAX_REMEMBERED_TOKENS = 10_000;
 
 export interface SessionClaims {
   sub: string;
@@ -24,6 +26,8 @@ export interface SessionOptions {
  * would have expired, so a copied cookie stops working at logout, not hours later.
  */
 export class Sessions {
+  private readonly verified = new Map<string, SessionClaims>();
+
   constructor(private readonly opts: SessionOptions) {}
 
   issue(res: Response, userId: string): void {
@@ -49,8 +53,25 @@ export class Sessions {
 
   /** Reads and verifies the cookie; undefined when absent, malformed, expired or revoked. */
   async read(req: Pick<Request, 'headers'>): Promise<SessionClaims | undefined> {
+    const claims = this.verify(req);
+    if (!claims || (await this.isRevoked(claims))) return undefined;
+    return claims;
+  }
+
+  /**
+   * The cookie's claims if its signature and expiry are good (no revocation check: see isRevoked). A token that
+   * verified once is remembered by its exact bytes until it expires, so the per-request cost is a map lookup.
+   */
+  verify(req: Pick<Request, 'headers'>): SessionClaims | undefined {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (!token) return undefined;
+    const nowSeconds = Date.now() / 1000;
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.exp > nowSeconds) return hit;
+      this.verified.delete(token);
+      return undefined;
+    }
     let claims: jwt.JwtPayload;
     try {
       claims = jwt.verify(token, this.opts.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
@@ -59,8 +80,14 @@ export class Sessions {
     }
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number')
       return undefined;
-    if (await this.opts.redis.exists(this.revokedKey(claims.jti))) return undefined;
-    return { sub: claims.sub, jti: claims.jti, exp: claims.exp };
+    const result = { sub: claims.sub, jti: claims.jti, exp: claims.exp };
+    if (this.verified.size >= MAX_REMEMBERED_TOKENS) this.verified.clear();
+    this.verified.set(token, result);
+    return result;
+  }
+
+  async isRevoked(claims: SessionClaims): Promise<boolean> {
+    return (await this.opts.redis.exists(this.revokedKey(claims.jti))) > 0;
   }
 
   async revoke(claims: SessionClaims): Promise<void> {

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import WebSocket from 'ws';
 import { connect } from 'amqplib';
-import { getAmqpUrl, waitFor } from '@tyres/testkit';
+import { createRedisClient, getAmqpUrl, waitFor } from '@tyres/testkit';
+import { UserCache } from '../../src/db/user-cache';
 import { Client, startTestGateway, type GatewayUnderTest } from './harness';
 
 jest.setTimeout(60_000);
@@ -345,5 +346,29 @@ describe('edge protection and proxying', () => {
       foreign.on('open', () => resolve(101));
     });
     expect(status).toBe(403);
+  });
+});
+
+describe('user cache (shared by every gateway replica)', () => {
+  it('a database read never overwrites a newer status written after a change', async () => {
+    const redis = await createRedisClient();
+    try {
+      const cache = new UserCache(redis, `test-cache-${process.pid}-${Date.now()}:`);
+      const user = {
+        id: 'u-1',
+        username: 'tech',
+        email: null,
+        role: 'technician' as const,
+        isActive: true,
+        createdAt: new Date(0).toISOString(),
+      };
+      await cache.put({ ...user, isActive: false }); // an admin deactivated the user
+      await cache.fill(user); // a request that read the database just before the change
+      expect(await cache.get('u-1')).toMatchObject({ isActive: false });
+      await cache.put(user); // reactivated
+      expect(await cache.get('u-1')).toMatchObject({ isActive: true });
+    } finally {
+      await redis.quit();
+    }
   });
 });
