@@ -9,7 +9,6 @@ import {
   PurchaseInvoiceDeleted,
   PurchaseInvoiceRecorded,
   PurchaseInvoiceUpdated,
-  purgeInbox,
   UserCreated,
   UserStatusChanged,
   type EventEnvelope,
@@ -17,16 +16,15 @@ import {
   type TransactionRunner,
 } from '@tyres/events';
 import { serviceHttp, startService, type Logger, type ServiceRuntime } from '@tyres/service-kit';
-import { BookingClient, type ReservationApi } from './booking/client';
+import { BookingClient, type ReservationApi } from './http/booking-client';
 import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db, type Tx } from './db/client';
 import { JobsRepository } from './db/jobs-repository';
 import { StaffRepository } from './db/staff-repository';
 import { jobHandlers } from './events/handlers';
 import { mountRoutes } from './http/routes';
-import { JobService } from './jobs/job-service';
-
-const INBOX_RETENTION_MS = 30 * 24 * 3600_000;
+import { JobService } from './http/job-service';
+import { createInboxPurger } from './workers/inbox-purge';
 
 export interface JobsRuntime extends ServiceRuntime<Db> {
   service: JobService;
@@ -75,12 +73,9 @@ export async function startJobsService(
       bus.subscribe(UserStatusChanged, once('onUserStatusChanged', h.onUserStatusChanged));
     },
     start: async ({ lifecycle }) => {
-      // Inbox rows only need to outlive redeliveries and dead-letter replays: keep 30 days, purge twice a day.
-      const purge = () =>
-        purgeInbox(db, DB_SCHEMA, INBOX_RETENTION_MS).catch((err: unknown) => logger.warn({ err }, 'inbox purge failed'));
-      const timer = setInterval(() => void purge(), 12 * 3600_000);
-      timer.unref();
-      lifecycle.onShutdown('inbox purge', () => clearInterval(timer));
+      const purger = createInboxPurger({ db, logger });
+      purger.start();
+      lifecycle.onShutdown('inbox purge', () => purger.stop());
     },
     http: ({ readiness, outbox, relay }) => {
       service = new JobService({

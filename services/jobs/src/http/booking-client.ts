@@ -1,4 +1,5 @@
 import { HttpError, IDENTITY_HEADER, REQUEST_ID_HEADER, type Logger } from '@tyres/service-kit';
+import { BOOKING_UNAVAILABLE, SLOT_TAKEN } from '../domain/messages';
 
 /**
  * The booking service's internal reservation API (booking owns slot reservations and their uniqueness):
@@ -20,10 +21,6 @@ export interface ReservationApi {
   moveReservation(jobId: string, slot: Slot, auth: BookingAuth): Promise<void>;
   releaseReservation(jobId: string, auth: BookingAuth): Promise<void>;
 }
-
-export const BOOKING_UNAVAILABLE =
-  'The booking service is unavailable, so the time slot could not be updated. Nothing was changed; please try again in a moment.';
-export const SLOT_TAKEN = 'This time slot is no longer available. Please select a different time slot.';
 
 /**
  * Booking could not be reached or failed. `maybeApplied` is false only when the request certainly never arrived

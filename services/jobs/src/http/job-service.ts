@@ -1,6 +1,6 @@
 import { type EventEnvelope, type EventMeta, type Money, type Outbox } from '@tyres/events';
 import { badRequest, conflict, forbidden, HttpError, notFound, type Identity, type Logger } from '@tyres/service-kit';
-import { BookingUnavailableError, type BookingAuth, type ReservationApi, type Slot } from '../booking/client';
+import { BookingUnavailableError, type BookingAuth, type ReservationApi, type Slot } from './booking-client';
 import type { Db, Tx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { JobsRepository, type JsonPage } from '../db/jobs-repository';
@@ -17,6 +17,20 @@ import {
   timestampFieldFor,
   type JobStatus,
 } from '../domain/status';
+import {
+  ADMIN_ONLY,
+  cancelledCannotBeAssigned,
+  hasCustomerInvoice,
+  JOB_NOT_FOUND,
+  LINE_ITEM_NOT_FOUND,
+  LINE_TOTAL_TOO_LARGE,
+  notReschedulable,
+  NOTIFY_ONLY_WHEN_STARTING,
+  PAST_DATE,
+  SAVE_FAILED_AFTER_BOOKING,
+  SLOT_PASSED,
+  TECHNICIAN_NOT_ASSIGNABLE,
+} from '../domain/messages';
 import { isPastDate, isSlotPast, toDbDate, weekdayOf, type TimeSlot } from '../domain/time';
 import {
   enRouteSmsRequested,
@@ -27,14 +41,6 @@ import {
   jobStatusChanged,
   SOURCE,
 } from '../events/job-events';
-
-export const JOB_NOT_FOUND = 'Job not found';
-export const ADMIN_ONLY = 'Only an admin can do that';
-export const TECHNICIAN_NOT_ASSIGNABLE = 'Jobs can only be assigned to an active technician.';
-export const PAST_DATE = 'Cannot reschedule to a past date';
-export const SLOT_PASSED = 'That time slot has already passed today. Please select a later time slot.';
-export const SAVE_FAILED_AFTER_BOOKING =
-  'The job could not be saved, so the time slot change was undone. Nothing was changed; please try again.';
 
 /** Who is asking: the verified identity, and what to forward to booking. */
 export interface Actor {
@@ -152,12 +158,12 @@ export class JobService {
     input: { status: JobStatus; notifyCustomer?: boolean },
   ): Promise<{ job: JobDetail; smsRequested: boolean }> {
     if (input.status === 'cancelled') {
-      if (input.notifyCustomer) throw badRequest('A customer SMS can only be sent when work starts.');
+      if (input.notifyCustomer) throw badRequest(NOTIFY_ONLY_WHEN_STARTING);
       await this.cancel(actor, id);
       return { job: await this.view(actor, id), smsRequested: false };
     }
     if (input.notifyCustomer && input.status !== 'in-progress')
-      throw badRequest('A customer SMS can only be sent when work starts.');
+      throw badRequest(NOTIFY_ONLY_WHEN_STARTING);
     const to = input.status;
     const smsRequested = await this.deps.db.$transaction(async (tx) => {
       const job = await this.lock(tx, id, actor);
@@ -195,7 +201,7 @@ export class JobService {
   async assign(actor: Actor, id: string, technicianId: string | null): Promise<JobDetail> {
     const changed = await this.deps.db.$transaction(async (tx) => {
       const job = await this.lock(tx, id, actor, true);
-      if (job.status === 'cancelled') throw conflict(`Job ${job.jobNumber} is cancelled and cannot be assigned.`, undefined, 'job_cancelled');
+      if (job.status === 'cancelled') throw conflict(cancelledCannotBeAssigned(job.jobNumber), undefined, 'job_cancelled');
       if (technicianId && !(await this.staff.findActiveTechnician(tx, technicianId)))
         throw badRequest(TECHNICIAN_NOT_ASSIGNABLE, [{ path: 'technicianId', message: TECHNICIAN_NOT_ASSIGNABLE }], 'technician_not_assignable');
       if (job.assignedTechnicianId === technicianId) return false;
@@ -219,7 +225,7 @@ export class JobService {
     await this.changeSlot(actor, id, async (tx, job) => {
       if (!RESCHEDULABLE.includes(job.status))
         throw conflict(
-          `Job ${job.jobNumber} is ${job.status} and can no longer be rescheduled.`,
+          notReschedulable(job.jobNumber, job.status),
           { currentStatus: job.status },
           'not_reschedulable',
         );
@@ -268,7 +274,7 @@ export class JobService {
       const invoice = await this.jobs.hasCustomerInvoice(tx, id);
       if (invoice)
         throw conflict(
-          `Job ${job.jobNumber} has a customer invoice (${invoice.invoiceNumber}) and cannot be deleted. Delete the invoice first.`,
+          hasCustomerInvoice(job.jobNumber, invoice.invoiceNumber),
           { invoiceNumber: invoice.invoiceNumber },
           'has_customer_invoice',
         );
@@ -403,7 +409,7 @@ export class JobService {
     await this.deps.db.$transaction(async (tx) => {
       await this.lock(tx, jobId, actor, true);
       const current = (await this.jobs.lineItems(jobId, tx)).find((i) => i.id === itemId);
-      if (!current) throw notFound('Line item not found');
+      if (!current) throw notFound(LINE_ITEM_NOT_FOUND);
       const merged: LineItemInput = {
         type: patch.type ?? current.type,
         category: patch.category ?? current.category,
@@ -422,13 +428,13 @@ export class JobService {
     await this.deps.db.$transaction(async (tx) => {
       await this.lock(tx, jobId, actor, true);
       const deleted = await tx.jobLineItem.deleteMany({ where: { id: itemId, jobId } });
-      if (deleted.count === 0) throw notFound('Line item not found');
+      if (deleted.count === 0) throw notFound(LINE_ITEM_NOT_FOUND);
     });
   }
 
   private async lineItem(jobId: string, itemId: string): Promise<LineItemView> {
     const item = (await this.jobs.lineItems(jobId)).find((i) => i.id === itemId);
-    if (!item) throw notFound('Line item not found');
+    if (!item) throw notFound(LINE_ITEM_NOT_FOUND);
     return item;
   }
 }
@@ -436,6 +442,6 @@ export class JobService {
 function checkedTotals(input: LineItemInput) {
   const totals = lineItemTotals(input);
   if (!fitsDecimal10_2(totals.totalCost) || !fitsDecimal10_2(totals.totalPrice))
-    throw badRequest('Line total is too large', [{ path: 'quantity', message: 'Line total is too large' }]);
+    throw badRequest(LINE_TOTAL_TOO_LARGE, [{ path: 'quantity', message: LINE_TOTAL_TOO_LARGE }]);
   return totals;
 }

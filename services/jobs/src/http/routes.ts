@@ -4,8 +4,8 @@ import { Router, type Express, type Request, type Response } from 'express';
 import { forbidden, IDENTITY_HEADER, notFound, parseOr400, requireStaff, unauthorized } from '@tyres/service-kit';
 import type { JsonPage } from '../db/jobs-repository';
 import type { JobShape } from '../db/job-json';
-import type { Actor, JobService, ListOptions } from '../jobs/job-service';
-import { ADMIN_ONLY, JOB_NOT_FOUND } from '../jobs/job-service';
+import { ADMIN_ONLY, JOB_NOT_FOUND, LINE_ITEM_NOT_FOUND, TECHNICIAN_NOT_FOUND } from '../domain/messages';
+import type { Actor, JobService, ListOptions } from './job-service';
 import { assignBody, lineItemBody, lineItemPatch, listQuery, rescheduleBody, statusBody, uuid } from './schemas';
 
 /**
@@ -120,14 +120,14 @@ export function jobsRouter(service: JobService): Router {
   });
   router.patch('/api/dashboard/jobs/:id/line-items/:itemId', async (req, res) => {
     const id = jobId(req.params.id);
-    const itemId = jobId(req.params.itemId, 'Line item not found');
+    const itemId = jobId(req.params.itemId, LINE_ITEM_NOT_FOUND);
     const who = actor(req);
     await adminOnly(who, id);
     res.json(await service.updateLineItem(who, id, itemId, parseOr400(lineItemPatch, req.body)));
   });
   router.delete('/api/dashboard/jobs/:id/line-items/:itemId', async (req, res) => {
     const id = jobId(req.params.id);
-    const itemId = jobId(req.params.itemId, 'Line item not found');
+    const itemId = jobId(req.params.itemId, LINE_ITEM_NOT_FOUND);
     const who = actor(req);
     await adminOnly(who, id);
     await service.deleteLineItem(who, id, itemId);
@@ -142,8 +142,8 @@ export function jobsRouter(service: JobService): Router {
 
   router.get('/api/dashboard/technicians/:id/jobs', async (req, res) => {
     const who = actor(req);
-    const technicianId = jobId(req.params.id, 'Technician not found');
-    if (who.identity.role === 'technician' && technicianId !== who.identity.id) throw notFound('Technician not found');
+    const technicianId = jobId(req.params.id, TECHNICIAN_NOT_FOUND);
+    if (who.identity.role === 'technician' && technicianId !== who.identity.id) throw notFound(TECHNICIAN_NOT_FOUND);
     const q = parseOr400(listQuery, req.query);
     await sendPage(req, res, await service.list(who, { ...q, technicianId }, 'details'), q);
   });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CustomerInvoiceDeleted, CustomerInvoiceIssued } from '@tyres/events';
 import { sleep, waitFor } from '@tyres/testkit';
-import { BOOKING_UNAVAILABLE } from '../../src/booking/client';
-import { SAVE_FAILED_AFTER_BOOKING } from '../../src/jobs/job-service';
+import { BOOKING_UNAVAILABLE, SAVE_FAILED_AFTER_BOOKING } from '../../src/domain/messages';
 import { ADMIN, nextFreeSlot, perthDatePlus, startHarness, type Harness } from './helpers';
 
 jest.setTimeout(60_000);
