@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from './ids';
 import { z } from 'zod';
 
 /** Routing key / type: `<context>.<event>.v<N>`, lower case, words joined by '-' (e.g. `job.status-changed.v1`). */
@@ -99,7 +99,7 @@ export function createEvent<C extends AnyContract>(
 ): EventOf<C> {
   const parsed = contract.schema.parse(data) as EventData<C>;
   const envelope: EventOf<C> = {
-    id: meta.id ?? randomUUID(),
+    id: meta.id ?? uuidv7(),
     type: contract.type,
     version: contract.version,
     occurredAt: (meta.occurredAt ?? new Date()).toISOString(),

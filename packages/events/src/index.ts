@@ -12,3 +12,4 @@ export * from './sql';
 export * from './outbox';
 export * from './inbox';
 export * from './dead-letters';
+export { uuidv7 } from './ids';

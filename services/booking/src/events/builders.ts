@@ -12,6 +12,7 @@ import {
   SlotBlocked,
   SlotUnblocked,
   toMoney,
+  uuidv7,
   type EventEnvelope,
   type EventMeta,
   type PaymentMethod,
@@ -21,7 +22,6 @@ import {
 } from '@tyres/events';
 import { currentCorrelationId } from '@tyres/service-kit';
 import { dateColumnToString } from '../domain/dates';
-import { uuidv7 } from './ids';
 import type { PhotoMimeType } from '../domain/constants';
 
 export const SOURCE = 'booking';
@@ -71,7 +71,11 @@ export interface BookingRow {
   createdAt: Date;
 }
 
-export const customerOf = (b: BookingRow) => ({ name: b.customerName, email: b.customerEmail, phone: b.customerPhone });
+export const customerOf = (b: BookingRow) => ({
+  name: b.customerName,
+  email: b.customerEmail,
+  phone: b.customerPhone,
+});
 export const vehicleOf = (b: BookingRow) => ({
   make: b.vehicleMake,
   model: b.vehicleModel,
@@ -181,15 +185,27 @@ export function bookingPhotoAddedEvent(p: PhotoRow, meta: EventMeta) {
   );
 }
 
-export function slotBlockedEvent(data: { date: string; timeSlot: TimeSlot; reason: string; by: string | null; at: Date }, meta: EventMeta) {
+export function slotBlockedEvent(
+  data: { date: string; timeSlot: TimeSlot; reason: string; by: string | null; at: Date },
+  meta: EventMeta,
+) {
   return createEvent(
     SlotBlocked,
-    { date: data.date, timeSlot: data.timeSlot, reason: data.reason, blockedBy: data.by, blockedAt: data.at.toISOString() },
+    {
+      date: data.date,
+      timeSlot: data.timeSlot,
+      reason: data.reason,
+      blockedBy: data.by,
+      blockedAt: data.at.toISOString(),
+    },
     meta,
   );
 }
 
-export function slotUnblockedEvent(data: { date: string; timeSlot: TimeSlot; by: string | null; at: Date }, meta: EventMeta) {
+export function slotUnblockedEvent(
+  data: { date: string; timeSlot: TimeSlot; by: string | null; at: Date },
+  meta: EventMeta,
+) {
   return createEvent(
     SlotUnblocked,
     { date: data.date, timeSlot: data.timeSlot, unblockedBy: data.by, unblockedAt: data.at.toISOString() },

@@ -31,7 +31,10 @@ export interface HandlerDeps {
 }
 
 export function bookingHandlers(deps: HandlerDeps) {
-  const inbox = createInbox<Tx>(deps.db, { schema: DB_SCHEMA, transactionOptions: { maxWait: 10_000, timeout: 15_000 } });
+  const inbox = createInbox<Tx>(deps.db, {
+    schema: DB_SCHEMA,
+    transactionOptions: { maxWait: 10_000, timeout: 15_000 },
+  });
   /** Wakes the relay after handlers that may have written events. */
   const thenWake =
     <E extends EventEnvelope>(h: EventHandler<E>): EventHandler<E> =>
@@ -43,24 +46,52 @@ export function bookingHandlers(deps: HandlerDeps) {
 
   /** PaymentSucceeded: the prepaid quote becomes a booking (BookingCreated with paymentStatus paid). */
   const onPaymentSucceeded = thenWake(
-    inbox.handler<EventOf<typeof PaymentSucceededV1>>('booking.confirmPrepaidBooking', async (tx, event, ctx) => {
-      const outcome = await deps.bookings.confirmPayment(tx, event);
-      ctx.logger.info({ outcome, quoteId: event.data.quoteId, jobId: event.data.jobId }, 'payment succeeded');
-    }),
+    inbox.handler<EventOf<typeof PaymentSucceededV1>>(
+      'booking.confirmPrepaidBooking',
+      async (tx, event, ctx) => {
+        const outcome = await deps.bookings.confirmPayment(tx, event);
+        ctx.logger.info(
+          { outcome, quoteId: event.data.quoteId, jobId: event.data.jobId },
+          'payment succeeded',
+        );
+      },
+    ),
   );
 
   /** JobDeleted: free the job's slot if the synchronous DELETE did not already. */
-  const onJobDeleted = inbox.handler<EventOf<typeof JobDeletedV1>>('booking.releaseOnJobDeleted', async (tx, event, ctx) => {
-    const freed = await releaseInTx(tx, event.data.jobId, 'deleted', deps.clock(), new Date(event.data.deletedAt));
-    if (freed) ctx.logger.info({ jobId: event.data.jobId }, 'slot freed from JobDeleted (the internal call had not done it)');
-  });
+  const onJobDeleted = inbox.handler<EventOf<typeof JobDeletedV1>>(
+    'booking.releaseOnJobDeleted',
+    async (tx, event, ctx) => {
+      const freed = await releaseInTx(
+        tx,
+        event.data.jobId,
+        'deleted',
+        deps.clock(),
+        new Date(event.data.deletedAt),
+      );
+      if (freed)
+        ctx.logger.info(
+          { jobId: event.data.jobId },
+          'slot freed from JobDeleted (the internal call had not done it)',
+        );
+    },
+  );
 
   /** JobStatusChanged to cancelled: free the slot if the synchronous DELETE did not already. */
-  const onJobStatusChanged = inbox.handler<EventOf<typeof JobStatusChangedV1>>('booking.releaseOnJobCancelled', async (tx, event, ctx) => {
-    if (event.data.to !== 'cancelled' || event.data.from === 'cancelled') return;
-    const freed = await releaseInTx(tx, event.data.jobId, 'cancelled', deps.clock(), new Date(event.data.changedAt));
-    if (freed) ctx.logger.info({ jobId: event.data.jobId }, 'slot freed from JobStatusChanged(cancelled)');
-  });
+  const onJobStatusChanged = inbox.handler<EventOf<typeof JobStatusChangedV1>>(
+    'booking.releaseOnJobCancelled',
+    async (tx, event, ctx) => {
+      if (event.data.to !== 'cancelled' || event.data.from === 'cancelled') return;
+      const freed = await releaseInTx(
+        tx,
+        event.data.jobId,
+        'cancelled',
+        deps.clock(),
+        new Date(event.data.changedAt),
+      );
+      if (freed) ctx.logger.info({ jobId: event.data.jobId }, 'slot freed from JobStatusChanged(cancelled)');
+    },
+  );
 
   /**
    * JobRescheduled: normally the PUT already moved the reservation (then this is a no-op). If the reservation is
@@ -68,32 +99,49 @@ export function bookingHandlers(deps: HandlerDeps) {
    * only emits after booking accepted the move, so this means something newer happened).
    */
   const onJobRescheduled = thenWake(
-    inbox.handler<EventOf<typeof JobRescheduledV1>>('booking.moveOnJobRescheduled', async (tx, event, ctx) => {
-      const { jobId, from, to, rescheduledAt } = event.data;
-      const r = await tx.slotReservation.findUnique({ where: { jobId } });
-      if (!r || r.releasedAt) return;
-      const at = { date: dateColumnToString(r.date), slot: r.timeSlot };
-      if (at.date === to.scheduledDate && at.slot === to.timeSlot) return;
-      if (at.date !== from.scheduledDate || at.slot !== from.timeSlot || r.updatedAt > new Date(rescheduledAt)) return;
-      const outcome = await claimSlot(tx, deps.outbox, to.scheduledDate, to.timeSlot, deps.clock(), jobId);
-      if (outcome !== 'reserved') {
-        ctx.logger.warn({ jobId, to, outcome }, 'JobRescheduled: target slot not free; reservation left where it is');
-        return;
-      }
-      await tx.$executeRawUnsafe(
-        `UPDATE booking.slot_reservations SET date = $2::date, time_slot = $3, updated_at = now() WHERE job_id = $1::uuid`,
-        jobId,
-        to.scheduledDate,
-        to.timeSlot,
-      );
-      ctx.logger.info({ jobId, from, to }, 'reservation moved from JobRescheduled (the internal call had not done it)');
-    }),
+    inbox.handler<EventOf<typeof JobRescheduledV1>>(
+      'booking.moveOnJobRescheduled',
+      async (tx, event, ctx) => {
+        const { jobId, from, to, rescheduledAt } = event.data;
+        const r = await tx.slotReservation.findUnique({ where: { jobId } });
+        if (!r || r.releasedAt) return;
+        const at = { date: dateColumnToString(r.date), slot: r.timeSlot };
+        if (at.date === to.scheduledDate && at.slot === to.timeSlot) return;
+        if (
+          at.date !== from.scheduledDate ||
+          at.slot !== from.timeSlot ||
+          r.updatedAt > new Date(rescheduledAt)
+        )
+          return;
+        const outcome = await claimSlot(tx, deps.outbox, to.scheduledDate, to.timeSlot, deps.clock(), jobId);
+        if (outcome !== 'reserved') {
+          ctx.logger.warn(
+            { jobId, to, outcome },
+            'JobRescheduled: target slot not free; reservation left where it is',
+          );
+          return;
+        }
+        await tx.$executeRawUnsafe(
+          `UPDATE booking.slot_reservations SET date = $2::date, time_slot = $3, updated_at = now() WHERE job_id = $1::uuid`,
+          jobId,
+          to.scheduledDate,
+          to.timeSlot,
+        );
+        ctx.logger.info(
+          { jobId, from, to },
+          'reservation moved from JobRescheduled (the internal call had not done it)',
+        );
+      },
+    ),
   );
 
   /** JobAssigned: who may see the job's photos. */
-  const onJobAssigned = inbox.handler<EventOf<typeof JobAssignedV1>>('booking.recordJobAssignment', async (tx, event) => {
-    await recordAssignment(tx, event.data.jobId, event.data.technicianId, new Date(event.data.assignedAt));
-  });
+  const onJobAssigned = inbox.handler<EventOf<typeof JobAssignedV1>>(
+    'booking.recordJobAssignment',
+    async (tx, event) => {
+      await recordAssignment(tx, event.data.jobId, event.data.technicianId, new Date(event.data.assignedAt));
+    },
+  );
 
   return { onPaymentSucceeded, onJobDeleted, onJobStatusChanged, onJobRescheduled, onJobAssigned };
 }

@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
  * Time-ordered event ids (UUID version 7, monotonic within this process).
  *
  * Why: the outbox relay publishes pending rows ORDER BY created_at, id, and created_at is the transaction's start
- * time, so several events written in one transaction (BookingCreated, then its BookingPhotoAdded) would otherwise
- * go out in the random order of v4 ids. v7 ids compare (as Postgres uuids, byte by byte) in creation order.
+ * time, so several events written in one transaction (BookingCreated, then its BookingPhotoAdded; a job's
+ * JobStatusChanged, then JobCompleted) would otherwise go out in the random order of v4 ids. v7 ids compare (as
+ * Postgres uuids, byte by byte) in creation order. createEvent uses them by default, in every service.
  */
 let lastMs = 0;
 let counter = 0;
