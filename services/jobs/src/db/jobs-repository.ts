@@ -80,6 +80,44 @@ function filterSql(
   return { sql: clauses.join(' AND '), params };
 }
 
+/**
+ * The list statement (exported for the plan test in test/integration/lists.int.test.ts): the page's stored documents
+ * joined into one JSON array text in page order, and the total from job_counts (a handful of rows, not count(*)).
+ * Whatever the table size, the page is an index range scan on a partial list index (migration *_jobs_core):
+ *
+ *   - first page (the dashboard's landing view, the benchmark): the index scan reaches the 50 rows directly and
+ *     stops after them;
+ *   - later pages: the page's ids are found first with an index-only scan (the filters' columns are index keys or
+ *     INCLUDE columns, migration *_list_index_only), so OFFSET skips index entries instead of heap rows carrying
+ *     ~2 KB of documents each, and a multi-status filter sorts 16-byte keys rather than documents; then the 50
+ *     documents are fetched by primary key.
+ */
+export function listSql(query: ListQuery, shape: JobShape): { sql: string; params: unknown[] } {
+  const where = listWhere(query);
+  const counted = countWhere(query); // same parameters, same order
+  const n = where.params.length;
+  const doc = shape === 'details' ? '"doc"' : '"doc_dashboard"';
+  const total = `(SELECT COALESCE(sum(c."n"), 0)::int FROM "jobs"."job_counts" c WHERE ${counted.sql}) AS "total"`;
+  const order = `ORDER BY j."created_at" DESC, j."id" DESC`;
+  if (query.offset === 0) {
+    const sql = `
+      SELECT ${total},
+             COALESCE((SELECT json_agg(page."doc" ORDER BY page."created_at" DESC, page."id" DESC)
+                       FROM (SELECT j."created_at", j."id", j.${doc} AS "doc" FROM "jobs"."jobs" j WHERE ${where.sql}
+                             ${order} LIMIT $${n + 1}::int) page),
+                      '[]'::json)::text AS "body"`;
+    return { sql, params: [...where.params, query.limit] };
+  }
+  const sql = `
+    WITH page AS MATERIALIZED (
+      SELECT j."id", j."created_at" FROM "jobs"."jobs" j WHERE ${where.sql}
+      ${order} LIMIT $${n + 1}::int OFFSET $${n + 2}::bigint)
+    SELECT ${total},
+           COALESCE((SELECT json_agg(d.${doc} ORDER BY p."created_at" DESC, p."id" DESC)
+                     FROM page p JOIN "jobs"."jobs" d ON d."id" = p."id"), '[]'::json)::text AS "body"`;
+  return { sql, params: [...where.params, query.limit, query.offset] };
+}
+
 /** Scope for one caller: technicians only ever see jobs assigned to them. */
 export function technicianScope(identity: Identity): string | undefined {
   return identity.role === 'technician' ? identity.id : undefined;
@@ -91,19 +129,11 @@ export class JobsRepository {
   /**
    * Newest first (booking time, then id), one page, as the JSON array text the route sends: the stored documents
    * (`doc` / `doc_dashboard`, kept current by triggers, see ./job-json.ts) joined in order, plus the total.
+   * One statement; see `listSql` for its plan.
    */
   async list(query: ListQuery, shape: JobShape): Promise<JsonPage> {
-    const where = listWhere(query);
-    const counted = countWhere(query); // same parameters, same order
-    const n = where.params.length;
-    const doc = shape === 'details' ? '"doc"' : '"doc_dashboard"';
-    const sql = `
-      SELECT (SELECT COALESCE(sum(c."n"), 0)::int FROM "jobs"."job_counts" c WHERE ${counted.sql}) AS "total",
-             COALESCE((SELECT json_agg(page."doc" ORDER BY page."created_at" DESC, page."id" DESC)
-                       FROM (SELECT j."created_at", j."id", j.${doc} AS "doc" FROM "jobs"."jobs" j WHERE ${where.sql}
-                             ORDER BY j."created_at" DESC, j."id" DESC LIMIT $${n + 1}::int OFFSET $${n + 2}::int) page),
-                      '[]'::json)::text AS "body"`;
-    const rows = await this.db.$queryRawUnsafe<JsonPage[]>(sql, ...where.params, query.limit, query.offset);
+    const { sql, params } = listSql(query, shape);
+    const rows = await this.db.$queryRawUnsafe<JsonPage[]>(sql, ...params);
     return rows[0] ?? { body: '[]', total: 0 };
   }
 

@@ -120,16 +120,16 @@ export function jobsRouter(service: JobService): Router {
   });
   router.patch('/api/dashboard/jobs/:id/line-items/:itemId', async (req, res) => {
     const id = jobId(req.params.id);
-    const itemId = jobId(req.params.itemId, LINE_ITEM_NOT_FOUND);
     const who = actor(req);
     await adminOnly(who, id);
+    const itemId = jobId(req.params.itemId, LINE_ITEM_NOT_FOUND);
     res.json(await service.updateLineItem(who, id, itemId, parseOr400(lineItemPatch, req.body)));
   });
   router.delete('/api/dashboard/jobs/:id/line-items/:itemId', async (req, res) => {
     const id = jobId(req.params.id);
-    const itemId = jobId(req.params.itemId, LINE_ITEM_NOT_FOUND);
     const who = actor(req);
     await adminOnly(who, id);
+    const itemId = jobId(req.params.itemId, LINE_ITEM_NOT_FOUND);
     await service.deleteLineItem(who, id, itemId);
     res.json({ success: true, message: 'Line item deleted', id: itemId });
   });

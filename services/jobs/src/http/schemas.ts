@@ -63,6 +63,8 @@ const positiveInt = (message: string, max?: number) => {
 };
 
 export const MAX_PAGE_SIZE = 100;
+/** Far beyond any real list; keeps OFFSET a sane number (a page past the end is simply []). */
+export const MAX_PAGE = 1_000_000;
 export const DEFAULT_PAGE_SIZE = 50;
 
 /** List filters: `status` in the dashboard vocabulary, or `scheduleStatus` in the schedule's (README). */
@@ -77,7 +79,7 @@ export const listQuery = z
     scheduleStatus: z
       .enum(['all', ...SCHEDULE_STATUSES], { error: `scheduleStatus must be all or one of ${SCHEDULE_STATUSES.join(', ')}` })
       .optional(),
-    page: positiveInt('page must be a whole number from 1').default(1),
+    page: positiveInt(`page must be a whole number from 1 to ${MAX_PAGE}`, MAX_PAGE).default(1),
     pageSize: positiveInt(`pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}`, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   })
   .transform((q, ctx) => {

@@ -48,6 +48,10 @@ describe('jobs: lists, filters, pagination and line items', () => {
     expect(page1.headers.link).toBe('</api/dashboard/jobs-with-details?pageSize=3&page=2>; rel="next"');
     expect(page3.headers.link).toContain('rel="prev"');
     expect((await list('?page=9')).body).toEqual([]);
+    // Far past the end is still an empty page, not an error (OFFSET is a bigint).
+    const far = await list('?page=1000000&pageSize=100');
+    expect([far.status, far.body, far.headers['x-total-count']]).toEqual([200, [], '7']);
+    expect(far.headers.link).toContain('rel="prev"');
   });
 
   it('filters by dashboard status', async () => {
@@ -92,7 +96,7 @@ describe('jobs: lists, filters, pagination and line items', () => {
   });
 
   it('refuses bad list queries with 400', async () => {
-    for (const query of ['?status=done', '?page=0', '?pageSize=500', '?pageSize=abc', '?scheduleStatus=late', '?status=new&scheduleStatus=pending']) {
+    for (const query of ['?status=done', '?page=0', '?page=1000001', '?page=1e30', '?page=1.5', '?pageSize=500', '?pageSize=abc', '?scheduleStatus=late', '?status=new&scheduleStatus=pending']) {
       const res = await list(query);
       expect([query, res.status]).toEqual([query, 400]);
       expect(res.body.message).toEqual(expect.any(String));
