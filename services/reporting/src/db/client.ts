@@ -1,14 +1,35 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient, type Prisma } from './generated/client';
 
 export const DB_SCHEMA = 'reporting';
 export type Db = PrismaClient;
 export type Tx = Prisma.TransactionClient;
 
-export const createDb = (databaseUrl: string, poolSize = 10): Db =>
-  new PrismaClient({
-    adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }, { schema: DB_SCHEMA }),
+/** The connection pool under each client (one pool: Prisma's adapter and the raw reads share it). */
+const pools = new WeakMap<Db, pg.Pool>();
+
+export function createDb(databaseUrl: string, poolSize = 10): Db {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  const db = new PrismaClient({
+    // disposeExternalPool: $disconnect ends the pool, as it would end a pool the adapter made itself.
+    adapter: new PrismaPg(pool, { schema: DB_SCHEMA, disposeExternalPool: true }),
   });
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * The pg pool under a client, for the few reads whose results are too big for Prisma's raw-query path: the GST
+ * report's pre-rendered lists run to tens of megabytes over a whole history, and `$queryRaw` takes several times
+ * longer than the driver itself to hand a result that size over. Read-only statements only; every write goes
+ * through Prisma (transactions, inbox).
+ */
+export function poolOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('not a client made by createDb');
+  return pool;
+}
 
 /** Handler transactions: an aggregate's lock may be held by a concurrent handler of the same aggregate. */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;

@@ -2,7 +2,8 @@
  * Day summaries: per-day aggregates of the facts, so a report over any period reads at most one row per day and
  * group instead of every invoice.
  *
- * - `gst_day_blocks`: the day's GST and the day's rows of the GST report lists, pre-joined in report order;
+ * - `gst_day_blocks`: the day's GST and the day's rows of the GST report lists, pre-joined in report order, with a
+ *   `revision` (from a sequence) that changes whenever the block's content does (the GST route caches blocks by it);
  * - `revenue_daily`: ex-GST revenue of issued customer invoices per category;
  * - `cost_daily`: purchase invoices and business expenses per source, supplier, category and paid flag.
  *
@@ -65,10 +66,12 @@ const customerSql = (days: DayFilter) => `WITH blocks AS (
     RETURNING 1
   ),
   put_blocks AS (
-    INSERT INTO "reporting"."gst_day_blocks" ("kind", "day", "gst_amount", "row_count", "rows")
+    INSERT INTO "reporting"."gst_day_blocks" AS b ("kind", "day", "gst_amount", "row_count", "rows")
     SELECT 'customer', day, gst, n, rows FROM blocks
     ON CONFLICT ("kind", "day") DO UPDATE
-      SET "gst_amount" = EXCLUDED."gst_amount", "row_count" = EXCLUDED."row_count", "rows" = EXCLUDED."rows"
+      SET "gst_amount" = EXCLUDED."gst_amount", "row_count" = EXCLUDED."row_count", "rows" = EXCLUDED."rows",
+          "revision" = DEFAULT
+      WHERE (b."gst_amount", b."row_count", b."rows") IS DISTINCT FROM (EXCLUDED."gst_amount", EXCLUDED."row_count", EXCLUDED."rows")
     RETURNING 1
   ),
   revenue AS (
@@ -110,10 +113,12 @@ const costSql = (days: DayFilter) => `WITH items AS (
     RETURNING 1
   ),
   put_blocks AS (
-    INSERT INTO "reporting"."gst_day_blocks" ("kind", "day", "gst_amount", "row_count", "rows")
+    INSERT INTO "reporting"."gst_day_blocks" AS b ("kind", "day", "gst_amount", "row_count", "rows")
     SELECT 'purchase', day, gst, n, rows FROM blocks
     ON CONFLICT ("kind", "day") DO UPDATE
-      SET "gst_amount" = EXCLUDED."gst_amount", "row_count" = EXCLUDED."row_count", "rows" = EXCLUDED."rows"
+      SET "gst_amount" = EXCLUDED."gst_amount", "row_count" = EXCLUDED."row_count", "rows" = EXCLUDED."rows",
+          "revision" = DEFAULT
+      WHERE (b."gst_amount", b."row_count", b."rows") IS DISTINCT FROM (EXCLUDED."gst_amount", EXCLUDED."row_count", EXCLUDED."rows")
     RETURNING 1
   ),
   costs AS (

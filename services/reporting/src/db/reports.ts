@@ -4,7 +4,8 @@
  * by id, byte-order collation), so the same facts always give the same bytes.
  */
 import { Prisma } from './generated/client';
-import type { Db } from './client';
+import { poolOf, type Db } from './client';
+import { GstBlockCache, type GstBlockKind } from './gst-block-cache';
 import { addDays, type IsoDate } from '../domain/dates';
 import type { PayableSource } from '../domain/facts';
 import { parseNumeric } from '../domain/money';
@@ -22,33 +23,59 @@ import {
 export interface GstData {
   collected: bigint;
   paid: bigint;
-  /** Pre-rendered JSON rows, comma-joined, in report order. */
-  customerRows: string;
-  purchaseRows: string;
+  /** The GST report's rows per day (pre-rendered JSON, comma-joined, in report order), in date order, as UTF-8. */
+  customerBlocks: Buffer[];
+  purchaseBlocks: Buffer[];
 }
 
-export async function gstData(db: Db, period: Period): Promise<GstData> {
+/** Blocks of the period in (kind, day) order; the content only where the caller does not hold that revision. */
+const GST_SQL = `SELECT b."kind", b."day"::text, b."gst_amount"::text, b."revision"::text,
+         CASE WHEN k."revision" IS NULL THEN b."rows" END
+    FROM "reporting"."gst_day_blocks" b
+    LEFT JOIN unnest($3::text[], $4::date[], $5::bigint[]) AS k("kind", "day", "revision")
+      ON k."kind" = b."kind" AND k."day" = b."day" AND k."revision" = b."revision"
+   WHERE b."day" BETWEEN $1::date AND $2::date
+   ORDER BY b."kind", b."day"`;
+
+/**
+ * The GST report's figures and lists from the day blocks: at most one row per day and kind, in date order (the
+ * rows inside each block are already in report order). One statement (one snapshot). Blocks whose current revision
+ * the cache holds come from the cache; the others are read (through the driver directly, see poolOf) and cached.
+ */
+export async function gstData(db: Db, period: Period, cache: GstBlockCache): Promise<GstData> {
   const { start, end } = sqlBounds(period);
-  // Day blocks in date order: the rows of each day are already in report order inside its block.
-  const [row] = await db.$queryRaw<
-    { collected: string; paid: string; customer_rows: string; purchase_rows: string }[]
-  >(Prisma.sql`
-    SELECT
-      (SELECT COALESCE(SUM("gst_amount"), 0) FROM "reporting"."gst_day_blocks"
-        WHERE "kind" = 'customer' AND "day" BETWEEN ${start}::date AND ${end}::date)::text AS collected,
-      (SELECT COALESCE(SUM("gst_amount"), 0) FROM "reporting"."gst_day_blocks"
-        WHERE "kind" = 'purchase' AND "day" BETWEEN ${start}::date AND ${end}::date)::text AS paid,
-      (SELECT COALESCE(string_agg("rows", ',' ORDER BY "day"), '') FROM "reporting"."gst_day_blocks"
-        WHERE "kind" = 'customer' AND "day" BETWEEN ${start}::date AND ${end}::date) AS customer_rows,
-      (SELECT COALESCE(string_agg("rows", ',' ORDER BY "day"), '') FROM "reporting"."gst_day_blocks"
-        WHERE "kind" = 'purchase' AND "day" BETWEEN ${start}::date AND ${end}::date) AS purchase_rows`);
-  if (!row) throw new Error('GST query returned no row');
-  return {
-    collected: parseNumeric(row.collected),
-    paid: parseNumeric(row.paid),
-    customerRows: row.customer_rows,
-    purchaseRows: row.purchase_rows,
-  };
+  const held = cache.inPeriod(period);
+  const kinds: string[] = [];
+  const days: string[] = [];
+  const revisions: string[] = [];
+  for (const b of held.values()) {
+    kinds.push(b.kind);
+    days.push(b.day);
+    revisions.push(b.revision);
+  }
+  const result = await poolOf(db).query<[GstBlockKind, IsoDate, string, string, string | null]>({
+    text: GST_SQL,
+    values: [start, end, kinds, days, revisions],
+    rowMode: 'array',
+  });
+  const data: GstData = { collected: 0n, paid: 0n, customerBlocks: [], purchaseBlocks: [] };
+  for (const [kind, day, gst, revision, rows] of result.rows) {
+    let block = rows === null ? held.get(GstBlockCache.key(kind, day)) : undefined;
+    if (block) cache.touch(block);
+    else {
+      if (rows === null) throw new Error(`GST block ${kind} ${day} neither held nor read`);
+      block = { kind, day, revision, body: Buffer.from(rows) };
+      cache.put(block);
+    }
+    if (kind === 'customer') {
+      data.collected += parseNumeric(gst);
+      data.customerBlocks.push(block.body);
+    } else {
+      data.paid += parseNumeric(gst);
+      data.purchaseBlocks.push(block.body);
+    }
+  }
+  return data;
 }
 
 interface GroupJson {

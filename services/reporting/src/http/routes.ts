@@ -1,6 +1,7 @@
 import { Router, type Express, type Response } from 'express';
 import { parseOr400, requireAdmin } from '@tyres/service-kit';
 import type { Db } from '../db/client';
+import { GstBlockCache } from '../db/gst-block-cache';
 import { gstData, payablesData, plData } from '../db/reports';
 import { perthDate } from '../domain/dates';
 import { periodQuery } from '../domain/period';
@@ -10,6 +11,8 @@ export interface ReportRoutesDeps {
   db: Db;
   /** "Now" for overdue and days until due (tests pin it). */
   clock: () => Date;
+  /** Day blocks of the GST report held as bytes (default: a new cache of the default size). */
+  gstCache?: GstBlockCache;
 }
 
 /** Financial data: never cached by a browser or a proxy. */
@@ -17,26 +20,52 @@ function noStore(res: Response): Response {
   return res.setHeader('Cache-Control', 'no-store');
 }
 
+/** The pieces with `separator` between each two (the pieces of `pieces.join(separator)`, without the copy). */
+const COMMA = Buffer.from(',');
+
+/** The pieces with `separator` between each two (the pieces of a join, without the copy). */
+function joinedWith(pieces: Buffer[], separator: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) out.push(separator);
+    out.push(pieces[i] as Buffer);
+  }
+  return out;
+}
+
+/** A 200 JSON answer whose body is the concatenation of `pieces`, written piece by piece in one corked burst. */
+function sendJsonPieces(res: Response, pieces: (string | Buffer)[]): void {
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece);
+  res.status(200).type('application/json').setHeader('Content-Length', length);
+  res.cork();
+  for (const piece of pieces) res.write(piece);
+  res.end();
+}
+
 /**
  * GET /api/dashboard/reports/{gst,purchases-payables,enhanced-pl}?startDate=YYYY-MM-DD&endDate=YYYY-MM-DD
  * Admin only (the gateway checks it too). Dates are inclusive Perth calendar dates; either may be left out.
  */
-export function reportsRouter({ db, clock }: ReportRoutesDeps): Router {
+export function reportsRouter({ db, clock, gstCache = new GstBlockCache() }: ReportRoutesDeps): Router {
   const router = Router();
   router.use(requireAdmin);
 
   router.get('/gst', async (req, res) => {
     const period = parseOr400(periodQuery, req.query);
-    const data = await gstData(db, period);
-    // The invoice lists can run to tens of thousands of rows: they are stored as pre-rendered JSON (day blocks)
-    // and spliced in as they are, instead of being parsed and serialised again for every request. Written with
-    // res.end: res.send would hash the whole body for an ETag, pointless for an uncacheable answer.
+    const data = await gstData(db, period, gstCache);
+    // Over a whole history the lists run to tens of megabytes. They are stored as pre-rendered JSON (day blocks,
+    // cached as bytes by revision: src/db/gst-block-cache.ts) and written out as they are, block by block, instead
+    // of being parsed, serialised and copied again for every request. res.send is not used: it would hash the
+    // whole body for an ETag, pointless for an uncacheable answer.
     const totals = JSON.stringify(gstTotals(data.collected, data.paid)).slice(0, -1);
-    const body = Buffer.from(
-      `${totals},"customerInvoices":[${data.customerRows}],"purchaseInvoices":[${data.purchaseRows}]}`,
-    );
-    noStore(res).status(200).type('application/json').setHeader('Content-Length', body.length);
-    res.end(body);
+    sendJsonPieces(noStore(res), [
+      `${totals},"customerInvoices":[`,
+      ...joinedWith(data.customerBlocks, COMMA),
+      '],"purchaseInvoices":[',
+      ...joinedWith(data.purchaseBlocks, COMMA),
+      ']}',
+    ]);
   });
 
   router.get('/purchases-payables', async (req, res) => {

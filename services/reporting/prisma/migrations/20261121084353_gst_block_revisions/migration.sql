@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "gst_day_blocks" ADD COLUMN     "revision" BIGSERIAL NOT NULL;
