@@ -3,11 +3,18 @@ import {
   BookingCreated,
   BookingPhotoAdded,
   createEvent,
+  CustomerInvoiceDeleted,
   CustomerInvoiceIssued,
+  CustomerInvoiceUpdated,
   PaymentSucceeded,
+  PurchaseInvoiceDeleted,
+  PurchaseInvoiceRecorded,
+  PurchaseInvoiceUpdated,
   UserCreated,
   UserStatusChanged,
+  type AnyContract,
   type EventEnvelope,
+  type EventInput,
 } from '@tyres/events';
 import { sleep, waitFor } from '@tyres/testkit';
 import { ADMIN, bookingData, startHarness, type Harness } from './helpers';
@@ -217,6 +224,121 @@ describe('jobs: event consumers', () => {
     expect(list.body.map((t: { id: string }) => t.id)).not.toContain(userId);
     const [row] = await h.sql<{ is_active: boolean; email: string }>('SELECT is_active, email FROM jobs.staff_directory WHERE user_id = $1', [userId]);
     expect(row).toEqual({ is_active: false, email: 'dana@example.com' });
+  });
+
+  it('every consumed event type, redelivered after later changes, changes nothing', async () => {
+    const at = (ms: number) => new Date(Date.now() - 600_000 + ms).toISOString();
+    const envelopes: EventEnvelope[] = [];
+    /** Publishes a new event, keeps its envelope for the redelivery, and waits until the inbox has it. */
+    const deliver = async <C extends AnyContract>(contract: C, data: EventInput<C>) => {
+      const event = createEvent(contract, data, { source: 'test', correlationId: `c-all-${envelopes.length}` });
+      envelopes.push(event);
+      await h.publishEnvelope(event);
+      await waitFor(async () => (await inboxCount(event.id)) === 1, { timeoutMs: 10_000, message: event.type });
+    };
+    const data = bookingData({ createdAt: at(0) });
+    h.booking.reserve(data.jobId, data.scheduledDate, data.timeSlot);
+    await deliver(BookingCreated, data);
+    const techId = randomUUID();
+    await deliver(UserCreated, { userId: techId, username: 'rhea', email: 'rhea@example.com', role: 'technician', isActive: true, createdAt: at(1) });
+    const assigned = await h.http.patch(`/api/dashboard/jobs/${data.jobId}/assign`).set('x-identity-token', admin).send({ technicianId: techId });
+    expect(assigned.status).toBe(200);
+    const photoId = randomUUID();
+    await deliver(BookingPhotoAdded, {
+      jobId: data.jobId,
+      photoId,
+      type: 'tyre-condition',
+      filename: `${photoId}.jpg`,
+      originalName: 'tread.jpg',
+      mimeType: 'image/jpeg',
+      size: 2048,
+      uploadedAt: at(2),
+    });
+    await deliver(PaymentSucceeded, {
+      paymentId: randomUUID(),
+      paymentIntentId: 'pi_all',
+      quoteId: null,
+      jobId: data.jobId,
+      originalAmount: '675.80',
+      surchargeAmount: '11.49',
+      amount: '687.29',
+      currency: 'AUD',
+      mode: 'test',
+      succeededAt: at(3),
+    });
+    const purchase = {
+      purchaseInvoiceId: randomUUID(),
+      jobId: data.jobId,
+      invoiceNumber: 'SUP-ALL',
+      supplierName: 'Tyre Wholesale',
+      invoiceDate: at(4).slice(0, 10),
+      dueDate: null,
+      subtotal: '100.00',
+      gstAmount: '10.00',
+      totalAmount: '110.00',
+      category: 'cost-of-goods-sold' as const,
+      isPaid: false,
+      paidAt: null,
+      updatedAt: at(4),
+    };
+    await deliver(PurchaseInvoiceRecorded, { ...purchase, recordedAt: at(4) });
+    await deliver(PurchaseInvoiceUpdated, { ...purchase, subtotal: '200.00', gstAmount: '20.00', totalAmount: '220.00', updatedAt: at(5), changedFields: ['totalAmount'] });
+    for (const status of ['in-progress', 'completed']) {
+      const res = await h.http.patch(`/api/dashboard/jobs/${data.jobId}/status`).set('x-identity-token', admin).send({ status });
+      expect(res.status).toBe(200);
+    }
+    const invoice = {
+      invoiceId: randomUUID(),
+      invoiceNumber: 'INV-ALL',
+      jobId: data.jobId,
+      jobNumber: data.jobNumber,
+      customerName: 'Alex Driver',
+      status: 'sent' as const,
+      invoiceDate: at(6).slice(0, 10),
+      dueDate: null,
+      subtotalAmount: '614.36',
+      gstAmount: '61.44',
+      totalAmount: '675.80',
+      items: [],
+      sentAt: at(6),
+      paidAt: null,
+      updatedAt: at(6),
+    };
+    await deliver(CustomerInvoiceIssued, { ...invoice, issuedAt: at(6) });
+    await deliver(CustomerInvoiceUpdated, { ...invoice, status: 'paid', paidAt: at(7), updatedAt: at(7), changedFields: ['status'] });
+    await deliver(CustomerInvoiceDeleted, { invoiceId: invoice.invoiceId, invoiceNumber: invoice.invoiceNumber, jobId: data.jobId, deletedBy: ADMIN.id, deletedAt: at(8) });
+    await deliver(PurchaseInvoiceDeleted, { purchaseInvoiceId: purchase.purchaseInvoiceId, jobId: data.jobId, invoiceNumber: 'SUP-ALL', deletedBy: ADMIN.id, deletedAt: at(9) });
+    await deliver(UserStatusChanged, { userId: techId, username: 'rhea', role: 'technician', isActive: false, changedAt: at(10) });
+    expect(new Set(envelopes.map((e) => e.type)).size).toBe(11); // every type the service consumes
+
+    const state = async () => ({
+      job: (await get(data.jobId)).body,
+      rows: await h.sql(
+        `SELECT to_jsonb(j) - 'doc' - 'doc_dashboard' AS job, j.doc::text AS doc,
+           (SELECT jsonb_agg(to_jsonb(p)) FROM jobs.job_photos p WHERE p.job_id = j.id) AS photos,
+           (SELECT jsonb_agg(to_jsonb(x)) FROM jobs.job_payments x WHERE x.job_id = j.id) AS payments,
+           (SELECT jsonb_agg(to_jsonb(c)) FROM jobs.job_customer_invoices c WHERE c.job_id = j.id) AS invoices,
+           (SELECT jsonb_agg(to_jsonb(pi)) FROM jobs.job_purchase_invoices pi WHERE pi.job_id = j.id) AS purchases,
+           (SELECT to_jsonb(s) FROM jobs.staff_directory s WHERE s.user_id = $2) AS technician,
+           (SELECT count(*)::int FROM jobs.outbox_events) AS outbox,
+           (SELECT count(*)::int FROM jobs.inbox_events) AS inbox
+         FROM jobs.jobs j WHERE j.id = $1`,
+        [data.jobId, techId],
+      ),
+    });
+    const before = await state();
+    expect(before.job).toMatchObject({ status: 'paid', paymentStatus: 'paid', purchaseCost: null, hasCustomerInvoice: false, photos: [{ id: photoId }] });
+
+    // Every envelope again (same ids, as RabbitMQ redelivers), newest first and then oldest first.
+    for (const event of [...envelopes].reverse()) await h.publishEnvelope(event);
+    for (const event of envelopes) await h.publishEnvelope(event);
+    await settle();
+    const after = await state();
+    // The settle marker adds one inbox row; nothing else moved.
+    expect(after.rows[0]).toEqual({ ...before.rows[0], inbox: (before.rows[0] as { inbox: number }).inbox + 1 });
+    expect(after.job).toEqual(before.job);
+    for (const event of envelopes) expect(await inboxCount(event.id)).toBe(1);
+    expect(await h.admin.messageCount(dlq)).toBe(0);
   });
 
   describe('poison messages go to the dead-letter queue', () => {
