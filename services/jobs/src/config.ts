@@ -11,4 +11,5 @@ export const configSchema = serviceEnvSchema(3002).extend({
 });
 export type Config = z.output<typeof configSchema>;
 
-export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, env);
+export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config =>
+  loadConfig(configSchema, env);

@@ -48,10 +48,16 @@ export async function startJobsService(
     logger,
     db,
     subscribe: ({ bus, outbox, relay }) => {
-      const inbox = createInbox(db as unknown as TransactionRunner<Tx>, { schema: DB_SCHEMA, transactionOptions: { timeout: 15_000 } });
+      const inbox = createInbox(db as unknown as TransactionRunner<Tx>, {
+        schema: DB_SCHEMA,
+        transactionOptions: { timeout: 15_000 },
+      });
       const h = jobHandlers({ jobs: new JobsRepository(db), staff: new StaffRepository(db), outbox });
       /** Idempotent (inbox) handler that nudges the relay once its transaction committed. */
-      const once = <E extends EventEnvelope>(name: string, fn: (tx: Tx, event: E) => Promise<void>): EventHandler<E> => {
+      const once = <E extends EventEnvelope>(
+        name: string,
+        fn: (tx: Tx, event: E) => Promise<void>,
+      ): EventHandler<E> => {
         const handler = inbox.handler<E>(`jobs.${name}`, fn);
         return async (event, ctx) => {
           const outcome = await handler(event, ctx);
@@ -81,12 +87,19 @@ export async function startJobsService(
       service = new JobService({
         db,
         outbox,
-        booking: overrides.booking ?? new BookingClient(config.BOOKING_URL, config.BOOKING_TIMEOUT_MS, logger),
+        booking:
+          overrides.booking ?? new BookingClient(config.BOOKING_URL, config.BOOKING_TIMEOUT_MS, logger),
         logger,
         wake: () => relay.wake(),
         bookingTimeoutMs: config.BOOKING_TIMEOUT_MS,
       });
-      return serviceHttp({ name: 'jobs', logger, readiness, identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY, routes: mountRoutes(service) });
+      return serviceHttp({
+        name: 'jobs',
+        logger,
+        readiness,
+        identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
+        routes: mountRoutes(service),
+      });
     },
   });
   return { ...runtime, service: service as JobService };

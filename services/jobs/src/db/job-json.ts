@@ -51,7 +51,10 @@ export const DASHBOARD_FIELDS: readonly (readonly [string, string])[] = [
   ['completedAt', iso('j."completed_at"')],
   ['invoicedAt', iso('j."invoiced_at"')],
   ['paidAt', iso('j."paid_at"')],
-  ['customer', `json_build_object('name', j."customer_name", 'phone', j."customer_phone", 'email', j."customer_email")`],
+  [
+    'customer',
+    `json_build_object('name', j."customer_name", 'phone', j."customer_phone", 'email', j."customer_email")`,
+  ],
   [
     'vehicle',
     `json_build_object('make', j."vehicle_make", 'model', j."vehicle_model", 'year', j."vehicle_year", 'registration', j."vehicle_registration")`,
@@ -91,7 +94,10 @@ export type JobShape = 'dashboard' | 'details';
 
 const build = (fields: readonly (readonly [string, string])[]) =>
   `json_build_object(${fields.map(([key, expr]) => `'${key}', ${expr}`).join(',\n    ')})`;
-const JSON_SQL: Record<JobShape, string> = { dashboard: build(DASHBOARD_FIELDS), details: build(DETAIL_FIELDS) };
+const JSON_SQL: Record<JobShape, string> = {
+  dashboard: build(DASHBOARD_FIELDS),
+  details: build(DETAIL_FIELDS),
+};
 
 /** `json_build_object(...)` of one job row `j` (joined to `s`). */
 export function jobJson(shape: JobShape): string {

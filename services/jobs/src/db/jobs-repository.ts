@@ -45,12 +45,22 @@ export interface JsonPage {
 
 /** WHERE clause + parameters for a list; `deleted_at IS NULL` first so the partial indexes apply. */
 function listWhere(query: ListQuery): { sql: string; params: unknown[] } {
-  return filterSql(query, { live: 'j."deleted_at" IS NULL', status: 'j."status"', technician: 'j."assigned_technician_id"', unassigned: 'IS NULL' });
+  return filterSql(query, {
+    live: 'j."deleted_at" IS NULL',
+    status: 'j."status"',
+    technician: 'j."assigned_technician_id"',
+    unassigned: 'IS NULL',
+  });
 }
 
 /** The same filter over jobs.job_counts (live jobs per status and technician; nil UUID = unassigned). */
 function countWhere(query: ListQuery): { sql: string; params: unknown[] } {
-  return filterSql(query, { live: 'TRUE', status: 'c."status"', technician: 'c."technician_id"', unassigned: `= '${NIL_UUID}'::uuid` });
+  return filterSql(query, {
+    live: 'TRUE',
+    status: 'c."status"',
+    technician: 'c."technician_id"',
+    unassigned: `= '${NIL_UUID}'::uuid`,
+  });
 }
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
@@ -138,7 +148,11 @@ export class JobsRepository {
   }
 
   /** One live job in the detail shape, or undefined (also when a technician asks for someone else's job). */
-  async findVisible(id: string, identity: Identity, db: Executor = this.db): Promise<DetailedJob | undefined> {
+  async findVisible(
+    id: string,
+    identity: Identity,
+    db: Executor = this.db,
+  ): Promise<DetailedJob | undefined> {
     const tech = technicianScope(identity);
     const rows = await db.$queryRawUnsafe<{ doc: string }[]>(
       `SELECT j."doc"::text AS "doc" FROM "jobs"."jobs" j
@@ -198,7 +212,10 @@ export class JobsRepository {
 
   /** The row as stored (deleted or not), without a lock: used to check whether a commit went through. */
   async findRow(id: string): Promise<JobRow | undefined> {
-    const rows = await this.db.$queryRawUnsafe<JobRow[]>(`SELECT ${JOB_COLUMNS} FROM "jobs"."jobs" j WHERE j."id" = $1::uuid`, id);
+    const rows = await this.db.$queryRawUnsafe<JobRow[]>(
+      `SELECT ${JOB_COLUMNS} FROM "jobs"."jobs" j WHERE j."id" = $1::uuid`,
+      id,
+    );
     return rows[0];
   }
 

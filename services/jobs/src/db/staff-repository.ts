@@ -62,7 +62,10 @@ export class StaffRepository {
     );
   }
 
-  async findActiveTechnician(tx: Executor, id: string): Promise<{ id: string; username: string } | undefined> {
+  async findActiveTechnician(
+    tx: Executor,
+    id: string,
+  ): Promise<{ id: string; username: string } | undefined> {
     const rows = await tx.$queryRawUnsafe<{ id: string; username: string }[]>(
       `SELECT "user_id" AS "id", "username" FROM "jobs"."staff_directory"
        WHERE "user_id" = $1::uuid AND "role" = 'technician' AND "is_active"`,

@@ -53,7 +53,8 @@ export function profitMargin(totalCost: Money, totalPrice: Money): string | null
 }
 
 export function lineItemTotals(input: LineItemAmounts): LineItemTotals {
-  if (!Number.isInteger(input.quantity) || input.quantity < 1) throw new RangeError('quantity must be a positive integer');
+  if (!Number.isInteger(input.quantity) || input.quantity < 1)
+    throw new RangeError('quantity must be a positive integer');
   const qty = BigInt(input.quantity);
   const totalCost = toMoney(moneyToCents(input.unitCost) * qty);
   const totalPrice = toMoney(moneyToCents(input.unitPrice) * qty);

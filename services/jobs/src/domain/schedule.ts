@@ -16,7 +16,10 @@ import type { JobStatus } from './status';
 export const SCHEDULE_STATUSES = ['pending', 'confirmed', 'in_progress', 'completed', 'cancelled'] as const;
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
-export function scheduleStatusOf(job: { status: JobStatus; assignedTechnicianId: string | null }): ScheduleStatus {
+export function scheduleStatusOf(job: {
+  status: JobStatus;
+  assignedTechnicianId: string | null;
+}): ScheduleStatus {
   switch (job.status) {
     case 'new':
       return job.assignedTechnicianId ? 'confirmed' : 'pending';

@@ -1,7 +1,12 @@
 import { enRouteMessage, smsNumber, stableUuid } from './sms';
 
 describe('technician en route SMS', () => {
-  const job = { jobNumber: 'JOB-1001', customerName: 'Alex Driver', customerPhone: '0412 345 678', serviceType: 'puncture-repair' };
+  const job = {
+    jobNumber: 'JOB-1001',
+    customerName: 'Alex Driver',
+    customerPhone: '0412 345 678',
+    serviceType: 'puncture-repair',
+  };
 
   it('gives the ETA 30 minutes from now in Perth time', () => {
     const message = enRouteMessage(job, new Date('2026-03-03T06:05:00Z')); // 2:05 PM in Perth

@@ -1,4 +1,12 @@
-import { canTransition, illegalTransitionMessage, JOB_STATUSES, normaliseStatusInput, timestampFieldFor, TRANSITIONS, type JobStatus } from './status';
+import {
+  canTransition,
+  illegalTransitionMessage,
+  JOB_STATUSES,
+  normaliseStatusInput,
+  timestampFieldFor,
+  TRANSITIONS,
+  type JobStatus,
+} from './status';
 
 describe('job status transitions', () => {
   const allowed: [JobStatus, JobStatus][] = [
@@ -11,19 +19,22 @@ describe('job status transitions', () => {
   ];
 
   it('allows exactly new → in-progress → completed → invoiced → paid, and cancelling unfinished work', () => {
-    const all = JOB_STATUSES.flatMap((from) => JOB_STATUSES.map((to) => [from, to] as [JobStatus, JobStatus]));
+    const all = JOB_STATUSES.flatMap((from) =>
+      JOB_STATUSES.map((to) => [from, to] as [JobStatus, JobStatus]),
+    );
     const permitted = all.filter(([from, to]) => canTransition(from, to));
     expect(permitted.sort()).toEqual([...allowed].sort());
   });
 
-  it.each(JOB_STATUSES.flatMap((from) => JOB_STATUSES.filter((to) => !canTransition(from, to)).map((to) => [from, to])))(
-    'refuses %s → %s with a message naming the current status',
-    (from, to) => {
-      const message = illegalTransitionMessage('JOB-1001', from as JobStatus, to as JobStatus);
-      expect(message).toContain(from);
-      expect(message).toContain('JOB-1001');
-    },
-  );
+  it.each(
+    JOB_STATUSES.flatMap((from) =>
+      JOB_STATUSES.filter((to) => !canTransition(from, to)).map((to) => [from, to]),
+    ),
+  )('refuses %s → %s with a message naming the current status', (from, to) => {
+    const message = illegalTransitionMessage('JOB-1001', from as JobStatus, to as JobStatus);
+    expect(message).toContain(from);
+    expect(message).toContain('JOB-1001');
+  });
 
   it('paid and cancelled are final', () => {
     expect(TRANSITIONS.paid).toEqual([]);
@@ -43,7 +54,9 @@ describe('job status transitions', () => {
     expect(illegalTransitionMessage('JOB-7', 'completed', 'in-progress')).toBe(
       'Cannot change job JOB-7 from completed to in-progress: the job is currently completed. From completed it can only move to invoiced.',
     );
-    expect(illegalTransitionMessage('JOB-7', 'paid', 'paid')).toBe('Cannot change job JOB-7 from paid to paid: the job is currently paid.');
+    expect(illegalTransitionMessage('JOB-7', 'paid', 'paid')).toBe(
+      'Cannot change job JOB-7 from paid to paid: the job is currently paid.',
+    );
   });
 
   it('accepts the schedule spelling in_progress', () => {

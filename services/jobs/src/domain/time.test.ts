@@ -1,4 +1,14 @@
-import { dateOnly, etaText, isCalendarDate, isPastDate, isSlotPast, perthToday, toDbDate, toPerthDate, weekdayOf } from './time';
+import {
+  dateOnly,
+  etaText,
+  isCalendarDate,
+  isPastDate,
+  isSlotPast,
+  perthToday,
+  toDbDate,
+  toPerthDate,
+  weekdayOf,
+} from './time';
 
 describe('Perth time', () => {
   // 2026-03-02T23:30:00Z is 07:30 on Tuesday 3 March 2026 in Perth (UTC+8, no daylight saving).

@@ -130,7 +130,13 @@ export function jobHandlers(deps: HandlerDeps): JobHandlers {
 
   async function onPurchaseSnapshot(
     tx: Tx,
-    data: { purchaseInvoiceId: string; jobId: string | null; invoiceNumber: string; totalAmount: string; updatedAt: string },
+    data: {
+      purchaseInvoiceId: string;
+      jobId: string | null;
+      invoiceNumber: string;
+      totalAmount: string;
+      updatedAt: string;
+    },
   ): Promise<void> {
     // Lock the job rows first: two invoices of one job handled at once must not each sum without the other.
     const previous = await tx.$queryRawUnsafe<{ jobId: string | null }[]>(
@@ -211,11 +217,17 @@ export function jobHandlers(deps: HandlerDeps): JobHandlers {
         d.jobId,
       );
       if (early.length > 0) await recomputePurchaseCost(tx, d.jobId);
-      const payment = await tx.jobPayment.findFirst({ where: { jobId: d.jobId }, orderBy: { succeededAt: 'asc' } });
+      const payment = await tx.jobPayment.findFirst({
+        where: { jobId: d.jobId },
+        orderBy: { succeededAt: 'asc' },
+      });
       if (payment && d.paymentStatus !== 'paid') {
         await tx.job.update({
           where: { id: d.jobId },
-          data: { paymentStatus: 'paid', stripePaymentIntentId: d.stripePaymentIntentId ?? payment.paymentIntentId },
+          data: {
+            paymentStatus: 'paid',
+            stripePaymentIntentId: d.stripePaymentIntentId ?? payment.paymentIntentId,
+          },
         });
       }
     },
@@ -280,9 +292,12 @@ export function jobHandlers(deps: HandlerDeps): JobHandlers {
       let job = await jobs.lockAny(tx, d.jobId);
       if (!job || job.deletedAt) return;
       // The invoice is paid: a completed job (its Issued event not seen yet) is invoiced first, then paid.
-      if (job.status === 'completed') job = await transition(tx, job, 'invoiced', new Date(d.updatedAt), event);
+      if (job.status === 'completed')
+        job = await transition(tx, job, 'invoiced', new Date(d.updatedAt), event);
       if (job.status === 'invoiced')
-        await transition(tx, job, 'paid', new Date(d.paidAt ?? d.updatedAt), event, { paymentStatus: 'paid' });
+        await transition(tx, job, 'paid', new Date(d.paidAt ?? d.updatedAt), event, {
+          paymentStatus: 'paid',
+        });
     },
 
     async onCustomerInvoiceDeleted(tx, event) {

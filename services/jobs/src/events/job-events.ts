@@ -25,7 +25,11 @@ import type { JobStatus } from '../domain/status';
  */
 export const SOURCE = 'jobs';
 
-const customerOf = (job: JobRow) => ({ name: job.customerName, email: job.customerEmail, phone: job.customerPhone });
+const customerOf = (job: JobRow) => ({
+  name: job.customerName,
+  email: job.customerEmail,
+  phone: job.customerPhone,
+});
 const slotOf = (job: JobRow) => ({ scheduledDate: job.scheduledDate, timeSlot: job.timeSlot as TimeSlot });
 
 export function jobStatusChanged(
@@ -89,7 +93,13 @@ export function jobCompleted(job: JobRow, meta: EventMeta): EventEnvelope {
   );
 }
 
-export function jobAssigned(job: JobRow, previousTechnicianId: string | null, assignedBy: string | null, at: Date, meta: EventMeta): EventEnvelope {
+export function jobAssigned(
+  job: JobRow,
+  previousTechnicianId: string | null,
+  assignedBy: string | null,
+  at: Date,
+  meta: EventMeta,
+): EventEnvelope {
   return createEvent(
     JobAssigned,
     {
@@ -150,7 +160,12 @@ export function jobDeleted(job: JobRow, by: string | null, at: Date, meta: Event
 }
 
 /** requestId is derived from the job and the moment work started, so a replayed request asks for one SMS. */
-export function enRouteSmsRequested(job: JobRow, message: EnRouteMessage, at: Date, meta: EventMeta): EventEnvelope {
+export function enRouteSmsRequested(
+  job: JobRow,
+  message: EnRouteMessage,
+  at: Date,
+  meta: EventMeta,
+): EventEnvelope {
   return createEvent(
     SmsRequested,
     {

@@ -37,7 +37,14 @@ export class BookingUnavailableError extends HttpError {
   }
 }
 
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_INVALID_URL',
+]);
 
 function errorCode(err: unknown): string | undefined {
   const cause = (err as { cause?: { code?: string; errors?: { code?: string }[] } })?.cause;
@@ -65,11 +72,15 @@ export class BookingClient implements ReservationApi {
   }
 
   async moveReservation(jobId: string, slot: Slot, auth: BookingAuth): Promise<void> {
-    const res = await this.call('PUT', jobId, auth, { scheduledDate: slot.scheduledDate, timeSlot: slot.timeSlot });
+    const res = await this.call('PUT', jobId, auth, {
+      scheduledDate: slot.scheduledDate,
+      timeSlot: slot.timeSlot,
+    });
     if (res.status === 200 || res.status === 204) return;
     const message = await messageOf(res);
     if (res.status === 409) throw new HttpError(409, message ?? SLOT_TAKEN, 'slot_unavailable');
-    if (res.status === 400) throw new HttpError(400, message ?? 'Invalid date or time slot selected', 'invalid_slot');
+    if (res.status === 400)
+      throw new HttpError(400, message ?? 'Invalid date or time slot selected', 'invalid_slot');
     if (res.status === 404)
       throw new HttpError(
         409,
@@ -90,10 +101,19 @@ export class BookingClient implements ReservationApi {
     this.logger.error({ method, status, message }, 'booking reservation call failed');
     if (status >= 500) return new BookingUnavailableError(true);
     // 401/403: the forwarded identity was refused; nothing was applied.
-    return new HttpError(502, `The booking service refused the slot change (${status}). Nothing was changed.`, 'booking_refused');
+    return new HttpError(
+      502,
+      `The booking service refused the slot change (${status}). Nothing was changed.`,
+      'booking_refused',
+    );
   }
 
-  private async call(method: 'PUT' | 'DELETE', jobId: string, auth: BookingAuth, body?: unknown): Promise<Response> {
+  private async call(
+    method: 'PUT' | 'DELETE',
+    jobId: string,
+    auth: BookingAuth,
+    body?: unknown,
+  ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (auth.identityToken) headers[IDENTITY_HEADER] = auth.identityToken;
@@ -109,7 +129,10 @@ export class BookingClient implements ReservationApi {
     } catch (err) {
       const code = errorCode(err);
       const sent = !(code && NOT_SENT.has(code));
-      this.logger.warn({ method, url, code, err: (err as Error)?.message, maybeApplied: sent }, 'booking unreachable');
+      this.logger.warn(
+        { method, url, code, err: (err as Error)?.message, maybeApplied: sent },
+        'booking unreachable',
+      );
       throw new BookingUnavailableError(sent, err);
     }
   }

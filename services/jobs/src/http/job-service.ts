@@ -1,5 +1,13 @@
 import { type EventEnvelope, type EventMeta, type Money, type Outbox } from '@tyres/events';
-import { badRequest, conflict, forbidden, HttpError, notFound, type Identity, type Logger } from '@tyres/service-kit';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  HttpError,
+  notFound,
+  type Identity,
+  type Logger,
+} from '@tyres/service-kit';
 import { BookingUnavailableError, type BookingAuth, type ReservationApi, type Slot } from './booking-client';
 import type { Db, Tx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
@@ -131,11 +139,20 @@ export class JobService {
   list(actor: Actor, options: ListOptions, shape: JobShape): Promise<JsonPage> {
     // Technicians only ever get their own jobs, whatever they ask for.
     const tech = actor.identity.role === 'technician' ? actor.identity.id : options.technicianId;
-    if (actor.identity.role === 'technician' && options.technicianId && options.technicianId !== actor.identity.id) {
+    if (
+      actor.identity.role === 'technician' &&
+      options.technicianId &&
+      options.technicianId !== actor.identity.id
+    ) {
       return Promise.resolve({ body: '[]', total: 0 });
     }
     return this.jobs.list(
-      { selection: options.selection, technicianId: tech, limit: options.pageSize, offset: (options.page - 1) * options.pageSize },
+      {
+        selection: options.selection,
+        technicianId: tech,
+        limit: options.pageSize,
+        offset: (options.page - 1) * options.pageSize,
+      },
       shape,
     );
   }
@@ -162,13 +179,16 @@ export class JobService {
       await this.cancel(actor, id);
       return { job: await this.view(actor, id), smsRequested: false };
     }
-    if (input.notifyCustomer && input.status !== 'in-progress')
-      throw badRequest(NOTIFY_ONLY_WHEN_STARTING);
+    if (input.notifyCustomer && input.status !== 'in-progress') throw badRequest(NOTIFY_ONLY_WHEN_STARTING);
     const to = input.status;
     const smsRequested = await this.deps.db.$transaction(async (tx) => {
       const job = await this.lock(tx, id, actor);
       if (!canTransition(job.status, to))
-        throw conflict(illegalTransitionMessage(job.jobNumber, job.status, to), { currentStatus: job.status }, 'illegal_transition');
+        throw conflict(
+          illegalTransitionMessage(job.jobNumber, job.status, to),
+          { currentStatus: job.status },
+          'illegal_transition',
+        );
       const now = this.now();
       const field = timestampFieldFor(to);
       const data: Prisma.JobUpdateInput = { status: to, ...(field ? { [field]: now } : {}) };
@@ -201,13 +221,20 @@ export class JobService {
   async assign(actor: Actor, id: string, technicianId: string | null): Promise<JobDetail> {
     const changed = await this.deps.db.$transaction(async (tx) => {
       const job = await this.lock(tx, id, actor, true);
-      if (job.status === 'cancelled') throw conflict(cancelledCannotBeAssigned(job.jobNumber), undefined, 'job_cancelled');
+      if (job.status === 'cancelled')
+        throw conflict(cancelledCannotBeAssigned(job.jobNumber), undefined, 'job_cancelled');
       if (technicianId && !(await this.staff.findActiveTechnician(tx, technicianId)))
-        throw badRequest(TECHNICIAN_NOT_ASSIGNABLE, [{ path: 'technicianId', message: TECHNICIAN_NOT_ASSIGNABLE }], 'technician_not_assignable');
+        throw badRequest(
+          TECHNICIAN_NOT_ASSIGNABLE,
+          [{ path: 'technicianId', message: TECHNICIAN_NOT_ASSIGNABLE }],
+          'technician_not_assignable',
+        );
       if (job.assignedTechnicianId === technicianId) return false;
       await tx.job.update({ where: { id }, data: { assignedTechnicianId: technicianId } });
       const after = await this.reread(tx, id);
-      await this.enqueue(tx, [jobAssigned(after, job.assignedTechnicianId, actor.identity.id, this.now(), this.meta(actor))]);
+      await this.enqueue(tx, [
+        jobAssigned(after, job.assignedTechnicianId, actor.identity.id, this.now(), this.meta(actor)),
+      ]);
       return true;
     });
     if (changed) this.deps.wake();
@@ -233,7 +260,11 @@ export class JobService {
       if (from.scheduledDate === to.scheduledDate && from.timeSlot === to.timeSlot) return undefined;
       await tx.job.update({
         where: { id },
-        data: { scheduledDate: toDbDate(to.scheduledDate), scheduledDay: weekdayOf(to.scheduledDate), timeSlot: to.timeSlot },
+        data: {
+          scheduledDate: toDbDate(to.scheduledDate),
+          scheduledDay: weekdayOf(to.scheduledDate),
+          timeSlot: to.timeSlot,
+        },
       });
       const after = await this.reread(tx, id);
       await this.enqueue(tx, [jobRescheduled(after, from, actor.identity.id, this.now(), this.meta(actor))]);
@@ -251,9 +282,16 @@ export class JobService {
   async cancel(actor: Actor, id: string): Promise<void> {
     await this.changeSlot(actor, id, async (tx, job) => {
       if (!canTransition(job.status, 'cancelled'))
-        throw conflict(illegalTransitionMessage(job.jobNumber, job.status, 'cancelled'), { currentStatus: job.status }, 'illegal_transition');
+        throw conflict(
+          illegalTransitionMessage(job.jobNumber, job.status, 'cancelled'),
+          { currentStatus: job.status },
+          'illegal_transition',
+        );
       const now = this.now();
-      await tx.job.update({ where: { id }, data: { status: 'cancelled', cancelledAt: now, cancelledBy: actor.identity.id } });
+      await tx.job.update({
+        where: { id },
+        data: { status: 'cancelled', cancelledAt: now, cancelledBy: actor.identity.id },
+      });
       const after = await this.reread(tx, id);
       await this.enqueue(tx, [jobStatusChanged(after, job.status, actor.identity.id, now, this.meta(actor))]);
       const slot: Slot = { scheduledDate: job.scheduledDate, timeSlot: job.timeSlot };
@@ -347,7 +385,10 @@ export class JobService {
       }
       await this.restore(id, plan, err);
       if (err instanceof HttpError) throw err;
-      this.deps.logger.error({ jobId: id, err, ...plan.describe }, 'job change failed after booking applied it; reverted');
+      this.deps.logger.error(
+        { jobId: id, err, ...plan.describe },
+        'job change failed after booking applied it; reverted',
+      );
       throw new HttpError(503, SAVE_FAILED_AFTER_BOOKING, 'job_not_saved');
     }
     if (plan) this.deps.wake();
@@ -358,7 +399,10 @@ export class JobService {
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
         await plan.restore();
-        this.deps.logger.warn({ jobId: id, ...plan.describe, attempt }, 'previous slot reservation restored at booking');
+        this.deps.logger.warn(
+          { jobId: id, ...plan.describe, attempt },
+          'previous slot reservation restored at booking',
+        );
         return;
       } catch (err) {
         if (attempt === 3 || (err instanceof HttpError && err.status < 500)) {
@@ -405,7 +449,12 @@ export class JobService {
     return this.lineItem(jobId, itemId);
   }
 
-  async updateLineItem(actor: Actor, jobId: string, itemId: string, patch: Partial<LineItemInput>): Promise<LineItemView> {
+  async updateLineItem(
+    actor: Actor,
+    jobId: string,
+    itemId: string,
+    patch: Partial<LineItemInput>,
+  ): Promise<LineItemView> {
     await this.deps.db.$transaction(async (tx) => {
       await this.lock(tx, jobId, actor, true);
       const current = (await this.jobs.lineItems(jobId, tx)).find((i) => i.id === itemId);

@@ -1,12 +1,27 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Router, type Express, type Request, type Response } from 'express';
-import { forbidden, IDENTITY_HEADER, notFound, parseOr400, requireStaff, unauthorized } from '@tyres/service-kit';
+import {
+  forbidden,
+  IDENTITY_HEADER,
+  notFound,
+  parseOr400,
+  requireStaff,
+  unauthorized,
+} from '@tyres/service-kit';
 import type { JsonPage } from '../db/jobs-repository';
 import type { JobShape } from '../db/job-json';
 import { ADMIN_ONLY, JOB_NOT_FOUND, LINE_ITEM_NOT_FOUND, TECHNICIAN_NOT_FOUND } from '../domain/messages';
 import type { Actor, JobService, ListOptions } from './job-service';
-import { assignBody, lineItemBody, lineItemPatch, listQuery, rescheduleBody, statusBody, uuid } from './schemas';
+import {
+  assignBody,
+  lineItemBody,
+  lineItemPatch,
+  listQuery,
+  rescheduleBody,
+  statusBody,
+  uuid,
+} from './schemas';
 
 /**
  * The jobs service's HTTP routes, behind the gateway (services/gateway/src/http/routing.ts sends
@@ -16,7 +31,10 @@ import { assignBody, lineItemBody, lineItemPatch, listQuery, rescheduleBody, sta
  */
 export function jobsRouter(service: JobService): Router {
   const router = Router();
-  router.use(['/api/dashboard/jobs', '/api/dashboard/jobs-with-details', '/api/dashboard/technicians'], requireStaff);
+  router.use(
+    ['/api/dashboard/jobs', '/api/dashboard/jobs-with-details', '/api/dashboard/technicians'],
+    requireStaff,
+  );
 
   const actor = (req: Request): Actor => {
     if (!req.identity) throw unauthorized();
@@ -105,7 +123,12 @@ export function jobsRouter(service: JobService): Router {
     const who = actor(req);
     await adminOnly(who, id);
     const deleted = await service.remove(who, id);
-    res.json({ success: true, message: `Job ${deleted.jobNumber} deleted`, id: deleted.id, jobNumber: deleted.jobNumber });
+    res.json({
+      success: true,
+      message: `Job ${deleted.jobNumber} deleted`,
+      id: deleted.id,
+      jobNumber: deleted.jobNumber,
+    });
   });
 
   // Job line items (spec entity job_line_items): staff read their visible jobs' items; admins change them.
@@ -137,13 +160,16 @@ export function jobsRouter(service: JobService): Router {
   // Technician directory (active technicians; a technician sees only themselves).
   router.get('/api/dashboard/technicians', async (req, res) => {
     const who = actor(req);
-    res.json(await service.staff.activeTechnicians(who.identity.role === 'technician' ? who.identity.id : undefined));
+    res.json(
+      await service.staff.activeTechnicians(who.identity.role === 'technician' ? who.identity.id : undefined),
+    );
   });
 
   router.get('/api/dashboard/technicians/:id/jobs', async (req, res) => {
     const who = actor(req);
     const technicianId = jobId(req.params.id, TECHNICIAN_NOT_FOUND);
-    if (who.identity.role === 'technician' && technicianId !== who.identity.id) throw notFound(TECHNICIAN_NOT_FOUND);
+    if (who.identity.role === 'technician' && technicianId !== who.identity.id)
+      throw notFound(TECHNICIAN_NOT_FOUND);
     const q = parseOr400(listQuery, req.query);
     await sendPage(req, res, await service.list(who, { ...q, technicianId }, 'details'), q);
   });

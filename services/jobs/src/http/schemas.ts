@@ -34,27 +34,34 @@ export const assignBody = z.object({
 
 const requiredText = z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().min(1));
 
-export const rescheduleBody = z
-  .unknown()
-  .transform((raw, ctx) => {
-    const body = (raw && typeof raw === 'object' ? raw : {}) as { scheduledDate?: unknown; timeSlot?: unknown };
-    const date = requiredText.safeParse(body.scheduledDate);
-    const slot = requiredText.safeParse(body.timeSlot);
-    if (!date.success || !slot.success) {
-      ctx.addIssue({ code: 'custom', path: [!date.success ? 'scheduledDate' : 'timeSlot'], message: BOTH_REQUIRED });
-      return z.NEVER;
-    }
-    const scheduledDate = toPerthDate(date.data);
-    if (!scheduledDate) {
-      ctx.addIssue({ code: 'custom', path: ['scheduledDate'], message: INVALID_DATE });
-      return z.NEVER;
-    }
-    if (!isTimeSlot(slot.data)) {
-      ctx.addIssue({ code: 'custom', path: ['timeSlot'], message: INVALID_SLOT, params: { allowed: TIME_SLOTS } });
-      return z.NEVER;
-    }
-    return { scheduledDate, timeSlot: slot.data };
-  });
+export const rescheduleBody = z.unknown().transform((raw, ctx) => {
+  const body = (raw && typeof raw === 'object' ? raw : {}) as { scheduledDate?: unknown; timeSlot?: unknown };
+  const date = requiredText.safeParse(body.scheduledDate);
+  const slot = requiredText.safeParse(body.timeSlot);
+  if (!date.success || !slot.success) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [!date.success ? 'scheduledDate' : 'timeSlot'],
+      message: BOTH_REQUIRED,
+    });
+    return z.NEVER;
+  }
+  const scheduledDate = toPerthDate(date.data);
+  if (!scheduledDate) {
+    ctx.addIssue({ code: 'custom', path: ['scheduledDate'], message: INVALID_DATE });
+    return z.NEVER;
+  }
+  if (!isTimeSlot(slot.data)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['timeSlot'],
+      message: INVALID_SLOT,
+      params: { allowed: TIME_SLOTS },
+    });
+    return z.NEVER;
+  }
+  return { scheduledDate, timeSlot: slot.data };
+});
 
 const positiveInt = (message: string, max?: number) => {
   let s = z.coerce.number({ error: message }).int(message).min(1, message);
@@ -74,19 +81,32 @@ export const listQuery = z
       .string()
       .trim()
       .transform(normaliseStatusInput)
-      .pipe(z.enum(['all', ...JOB_STATUSES], { error: `status must be all or one of ${JOB_STATUSES.join(', ')}` }))
+      .pipe(
+        z.enum(['all', ...JOB_STATUSES], {
+          error: `status must be all or one of ${JOB_STATUSES.join(', ')}`,
+        }),
+      )
       .optional(),
     scheduleStatus: z
-      .enum(['all', ...SCHEDULE_STATUSES], { error: `scheduleStatus must be all or one of ${SCHEDULE_STATUSES.join(', ')}` })
+      .enum(['all', ...SCHEDULE_STATUSES], {
+        error: `scheduleStatus must be all or one of ${SCHEDULE_STATUSES.join(', ')}`,
+      })
       .optional(),
     page: positiveInt(`page must be a whole number from 1 to ${MAX_PAGE}`, MAX_PAGE).default(1),
-    pageSize: positiveInt(`pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}`, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+    pageSize: positiveInt(
+      `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+      MAX_PAGE_SIZE,
+    ).default(DEFAULT_PAGE_SIZE),
   })
   .transform((q, ctx) => {
     const status = q.status && q.status !== 'all' ? (q.status as JobStatus) : undefined;
     const schedule = q.scheduleStatus && q.scheduleStatus !== 'all' ? q.scheduleStatus : undefined;
     if (status && schedule) {
-      ctx.addIssue({ code: 'custom', path: ['status'], message: 'Filter by status or by scheduleStatus, not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['status'],
+        message: 'Filter by status or by scheduleStatus, not both',
+      });
       return z.NEVER;
     }
     const selection: StatusSelection | undefined = status
@@ -108,7 +128,9 @@ export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'no
 
 const lineItemFields = {
   type: z.string().trim().min(1, 'Type is required').max(50, 'Type must be at most 50 characters'),
-  category: z.enum(LINE_ITEM_CATEGORIES, { error: `Category must be one of ${LINE_ITEM_CATEGORIES.join(', ')}` }),
+  category: z.enum(LINE_ITEM_CATEGORIES, {
+    error: `Category must be one of ${LINE_ITEM_CATEGORIES.join(', ')}`,
+  }),
   description: z
     .string({ error: 'Please enter a description for the line item.' })
     .trim()

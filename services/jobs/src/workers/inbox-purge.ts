@@ -17,7 +17,12 @@ export interface InboxPurger {
  * Keeps `jobs.inbox_events` small: deletes rows older than 30 days, twice a day. A plain timer rather than a BullMQ
  * queue: the work is one idempotent DELETE, safe on every replica at once.
  */
-export function createInboxPurger(deps: { db: Db; logger: Logger; intervalMs?: number; retentionMs?: number }): InboxPurger {
+export function createInboxPurger(deps: {
+  db: Db;
+  logger: Logger;
+  intervalMs?: number;
+  retentionMs?: number;
+}): InboxPurger {
   let timer: NodeJS.Timeout | undefined;
   const runOnce = () => purgeInbox(deps.db, DB_SCHEMA, deps.retentionMs ?? INBOX_RETENTION_MS);
   return {

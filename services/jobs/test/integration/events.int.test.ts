@@ -38,7 +38,13 @@ describe('jobs: event consumers', () => {
 
   const get = (id: string) => h.http.get(`/api/dashboard/jobs/${id}`).set('x-identity-token', admin);
   const inboxCount = async (eventId: string) =>
-    Number((await h.sql<{ n: string }>('SELECT count(*) AS n FROM jobs.inbox_events WHERE event_id = $1', [eventId]))[0]?.n);
+    Number(
+      (
+        await h.sql<{ n: string }>('SELECT count(*) AS n FROM jobs.inbox_events WHERE event_id = $1', [
+          eventId,
+        ])
+      )[0]?.n,
+    );
   /** Waits until the service has consumed everything published so far (a marker event is handled last-ish). */
   const settle = async () => {
     const marker = await h.publish(UserCreated, {
@@ -61,7 +67,14 @@ describe('jobs: event consumers', () => {
     await waitFor(async () => (await get(data.jobId)).status === 200, { timeoutMs: 10_000 });
     // Someone changes the job, then the same event arrives again (and once more under a new id, as booking's
     // outbox relay may re-send after a crash).
-    expect((await h.http.patch(`/api/dashboard/jobs/${data.jobId}/status`).set('x-identity-token', admin).send({ status: 'in-progress' })).status).toBe(200);
+    expect(
+      (
+        await h.http
+          .patch(`/api/dashboard/jobs/${data.jobId}/status`)
+          .set('x-identity-token', admin)
+          .send({ status: 'in-progress' })
+      ).status,
+    ).toBe(200);
     await h.publishEnvelope(event);
     await h.publishEnvelope(event);
     await h.publish(BookingCreated, data);
@@ -75,7 +88,10 @@ describe('jobs: event consumers', () => {
   it('a redelivered CustomerInvoiceIssued moves the job once and emits one JobStatusChanged', async () => {
     const job = await h.createJob();
     for (const status of ['in-progress', 'completed']) {
-      await h.http.patch(`/api/dashboard/jobs/${job.jobId}/status`).set('x-identity-token', admin).send({ status });
+      await h.http
+        .patch(`/api/dashboard/jobs/${job.jobId}/status`)
+        .set('x-identity-token', admin)
+        .send({ status });
     }
     const now = new Date().toISOString();
     const event = createEvent(
@@ -182,7 +198,10 @@ describe('jobs: event consumers', () => {
     await settle();
     await h.publish(BookingCreated, data);
     await waitFor(async () => (await get(data.jobId)).status === 200, { timeoutMs: 10_000 });
-    expect((await get(data.jobId)).body).toMatchObject({ paymentStatus: 'paid', photos: [{ originalName: 'early.jpg' }] });
+    expect((await get(data.jobId)).body).toMatchObject({
+      paymentStatus: 'paid',
+      photos: [{ originalName: 'early.jpg' }],
+    });
   });
 
   it('a payment handled at the same moment as its booking is never lost', async () => {
@@ -206,23 +225,51 @@ describe('jobs: event consumers', () => {
     );
     await settle();
     const ids = bookings.map((b) => b.jobId);
-    await waitFor(async () => (await h.sql('SELECT 1 FROM jobs.jobs WHERE id = ANY($1::uuid[])', [ids])).length === 10, { timeoutMs: 10_000 });
-    const statuses = await h.sql<{ payment_status: string }>('SELECT payment_status FROM jobs.jobs WHERE id = ANY($1::uuid[])', [ids]);
+    await waitFor(
+      async () => (await h.sql('SELECT 1 FROM jobs.jobs WHERE id = ANY($1::uuid[])', [ids])).length === 10,
+      { timeoutMs: 10_000 },
+    );
+    const statuses = await h.sql<{ payment_status: string }>(
+      'SELECT payment_status FROM jobs.jobs WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
     expect(statuses.map((r) => r.payment_status)).toEqual(Array(10).fill('paid'));
   });
 
   it('the technician directory ignores stale user events, in any arrival order', async () => {
     const userId = randomUUID();
     const created = new Date(Date.now() - 60_000).toISOString();
-    await h.publish(UserCreated, { userId, username: 'dana', email: 'dana@example.com', role: 'technician', isActive: true, createdAt: created });
-    await h.publish(UserStatusChanged, { userId, username: 'dana', role: 'technician', isActive: false, changedAt: new Date().toISOString() });
+    await h.publish(UserCreated, {
+      userId,
+      username: 'dana',
+      email: 'dana@example.com',
+      role: 'technician',
+      isActive: true,
+      createdAt: created,
+    });
+    await h.publish(UserStatusChanged, {
+      userId,
+      username: 'dana',
+      role: 'technician',
+      isActive: false,
+      changedAt: new Date().toISOString(),
+    });
     await settle();
     // An older event delivered late does not reactivate her.
-    await h.publish(UserStatusChanged, { userId, username: 'dana', role: 'technician', isActive: true, changedAt: created });
+    await h.publish(UserStatusChanged, {
+      userId,
+      username: 'dana',
+      role: 'technician',
+      isActive: true,
+      changedAt: created,
+    });
     await settle();
     const list = await h.http.get('/api/dashboard/technicians').set('x-identity-token', admin);
     expect(list.body.map((t: { id: string }) => t.id)).not.toContain(userId);
-    const [row] = await h.sql<{ is_active: boolean; email: string }>('SELECT is_active, email FROM jobs.staff_directory WHERE user_id = $1', [userId]);
+    const [row] = await h.sql<{ is_active: boolean; email: string }>(
+      'SELECT is_active, email FROM jobs.staff_directory WHERE user_id = $1',
+      [userId],
+    );
     expect(row).toEqual({ is_active: false, email: 'dana@example.com' });
   });
 
@@ -231,17 +278,33 @@ describe('jobs: event consumers', () => {
     const envelopes: EventEnvelope[] = [];
     /** Publishes a new event, keeps its envelope for the redelivery, and waits until the inbox has it. */
     const deliver = async <C extends AnyContract>(contract: C, data: EventInput<C>) => {
-      const event = createEvent(contract, data, { source: 'test', correlationId: `c-all-${envelopes.length}` });
+      const event = createEvent(contract, data, {
+        source: 'test',
+        correlationId: `c-all-${envelopes.length}`,
+      });
       envelopes.push(event);
       await h.publishEnvelope(event);
-      await waitFor(async () => (await inboxCount(event.id)) === 1, { timeoutMs: 10_000, message: event.type });
+      await waitFor(async () => (await inboxCount(event.id)) === 1, {
+        timeoutMs: 10_000,
+        message: event.type,
+      });
     };
     const data = bookingData({ createdAt: at(0) });
     h.booking.reserve(data.jobId, data.scheduledDate, data.timeSlot);
     await deliver(BookingCreated, data);
     const techId = randomUUID();
-    await deliver(UserCreated, { userId: techId, username: 'rhea', email: 'rhea@example.com', role: 'technician', isActive: true, createdAt: at(1) });
-    const assigned = await h.http.patch(`/api/dashboard/jobs/${data.jobId}/assign`).set('x-identity-token', admin).send({ technicianId: techId });
+    await deliver(UserCreated, {
+      userId: techId,
+      username: 'rhea',
+      email: 'rhea@example.com',
+      role: 'technician',
+      isActive: true,
+      createdAt: at(1),
+    });
+    const assigned = await h.http
+      .patch(`/api/dashboard/jobs/${data.jobId}/assign`)
+      .set('x-identity-token', admin)
+      .send({ technicianId: techId });
     expect(assigned.status).toBe(200);
     const photoId = randomUUID();
     await deliver(BookingPhotoAdded, {
@@ -282,9 +345,19 @@ describe('jobs: event consumers', () => {
       updatedAt: at(4),
     };
     await deliver(PurchaseInvoiceRecorded, { ...purchase, recordedAt: at(4) });
-    await deliver(PurchaseInvoiceUpdated, { ...purchase, subtotal: '200.00', gstAmount: '20.00', totalAmount: '220.00', updatedAt: at(5), changedFields: ['totalAmount'] });
+    await deliver(PurchaseInvoiceUpdated, {
+      ...purchase,
+      subtotal: '200.00',
+      gstAmount: '20.00',
+      totalAmount: '220.00',
+      updatedAt: at(5),
+      changedFields: ['totalAmount'],
+    });
     for (const status of ['in-progress', 'completed']) {
-      const res = await h.http.patch(`/api/dashboard/jobs/${data.jobId}/status`).set('x-identity-token', admin).send({ status });
+      const res = await h.http
+        .patch(`/api/dashboard/jobs/${data.jobId}/status`)
+        .set('x-identity-token', admin)
+        .send({ status });
       expect(res.status).toBe(200);
     }
     const invoice = {
@@ -305,10 +378,34 @@ describe('jobs: event consumers', () => {
       updatedAt: at(6),
     };
     await deliver(CustomerInvoiceIssued, { ...invoice, issuedAt: at(6) });
-    await deliver(CustomerInvoiceUpdated, { ...invoice, status: 'paid', paidAt: at(7), updatedAt: at(7), changedFields: ['status'] });
-    await deliver(CustomerInvoiceDeleted, { invoiceId: invoice.invoiceId, invoiceNumber: invoice.invoiceNumber, jobId: data.jobId, deletedBy: ADMIN.id, deletedAt: at(8) });
-    await deliver(PurchaseInvoiceDeleted, { purchaseInvoiceId: purchase.purchaseInvoiceId, jobId: data.jobId, invoiceNumber: 'SUP-ALL', deletedBy: ADMIN.id, deletedAt: at(9) });
-    await deliver(UserStatusChanged, { userId: techId, username: 'rhea', role: 'technician', isActive: false, changedAt: at(10) });
+    await deliver(CustomerInvoiceUpdated, {
+      ...invoice,
+      status: 'paid',
+      paidAt: at(7),
+      updatedAt: at(7),
+      changedFields: ['status'],
+    });
+    await deliver(CustomerInvoiceDeleted, {
+      invoiceId: invoice.invoiceId,
+      invoiceNumber: invoice.invoiceNumber,
+      jobId: data.jobId,
+      deletedBy: ADMIN.id,
+      deletedAt: at(8),
+    });
+    await deliver(PurchaseInvoiceDeleted, {
+      purchaseInvoiceId: purchase.purchaseInvoiceId,
+      jobId: data.jobId,
+      invoiceNumber: 'SUP-ALL',
+      deletedBy: ADMIN.id,
+      deletedAt: at(9),
+    });
+    await deliver(UserStatusChanged, {
+      userId: techId,
+      username: 'rhea',
+      role: 'technician',
+      isActive: false,
+      changedAt: at(10),
+    });
     expect(new Set(envelopes.map((e) => e.type)).size).toBe(11); // every type the service consumes
 
     const state = async () => ({
@@ -327,7 +424,13 @@ describe('jobs: event consumers', () => {
       ),
     });
     const before = await state();
-    expect(before.job).toMatchObject({ status: 'paid', paymentStatus: 'paid', purchaseCost: null, hasCustomerInvoice: false, photos: [{ id: photoId }] });
+    expect(before.job).toMatchObject({
+      status: 'paid',
+      paymentStatus: 'paid',
+      purchaseCost: null,
+      hasCustomerInvoice: false,
+      photos: [{ id: photoId }],
+    });
 
     // Every envelope again (same ids, as RabbitMQ redelivers), newest first and then oldest first.
     for (const event of [...envelopes].reverse()) await h.publishEnvelope(event);
@@ -335,7 +438,10 @@ describe('jobs: event consumers', () => {
     await settle();
     const after = await state();
     // The settle marker adds one inbox row; nothing else moved.
-    expect(after.rows[0]).toEqual({ ...before.rows[0], inbox: (before.rows[0] as { inbox: number }).inbox + 1 });
+    expect(after.rows[0]).toEqual({
+      ...before.rows[0],
+      inbox: (before.rows[0] as { inbox: number }).inbox + 1,
+    });
     expect(after.job).toEqual(before.job);
     for (const event of envelopes) expect(await inboxCount(event.id)).toBe(1);
     expect(await h.admin.messageCount(dlq)).toBe(0);
@@ -343,14 +449,21 @@ describe('jobs: event consumers', () => {
 
   describe('poison messages go to the dead-letter queue', () => {
     const deadLetters = async (n: number) => {
-      await waitFor(async () => ((await h.admin.messageCount(dlq)) ?? 0) >= n, { timeoutMs: 10_000, message: 'dead letters' });
+      await waitFor(async () => ((await h.admin.messageCount(dlq)) ?? 0) >= n, {
+        timeoutMs: 10_000,
+        message: 'dead letters',
+      });
       return h.admin.drain(dlq);
     };
 
     it('malformed JSON, invalid data and unknown versions', async () => {
       const exchange = h.runtime.bus.topology.exchange;
       const valid = createEvent(BookingCreated, bookingData(), { source: 'booking', correlationId: 'c-bad' });
-      const invalid: EventEnvelope = { ...valid, id: randomUUID(), data: { ...(valid.data as object), customerValue: 675.8 } };
+      const invalid: EventEnvelope = {
+        ...valid,
+        id: randomUUID(),
+        data: { ...(valid.data as object), customerValue: 675.8 },
+      };
       const futureVersion = { ...valid, id: randomUUID(), type: 'booking.created.v9', version: 9 };
       await h.admin.publish(exchange, 'booking.created.v1', '{ this is not json');
       await h.admin.publish(exchange, 'booking.created.v1', JSON.stringify(invalid));
@@ -359,7 +472,9 @@ describe('jobs: event consumers', () => {
       expect(letters.map((m) => m.properties.headers?.['x-dead-letter-reason']).sort()).toEqual(
         ['invalid-data', 'malformed-json', 'unknown-version'].sort(),
       );
-      expect(await h.sql('SELECT 1 FROM jobs.jobs WHERE id = $1', [(valid.data as { jobId: string }).jobId])).toHaveLength(0);
+      expect(
+        await h.sql('SELECT 1 FROM jobs.jobs WHERE id = $1', [(valid.data as { jobId: string }).jobId]),
+      ).toHaveLength(0);
     });
 
     it('a booking whose job number belongs to another job is not retried', async () => {

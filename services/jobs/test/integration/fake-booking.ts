@@ -24,7 +24,11 @@ export interface FakeBooking {
    * Runs before each request is handled; may delay, answer instead ("respond"), or let it through and act after
    * the change was applied ("after").
    */
-  intercept?: (call: { method: string; jobId: string; body: unknown }) => Promise<Intercept | void> | Intercept | void;
+  intercept?: (call: {
+    method: string;
+    jobId: string;
+    body: unknown;
+  }) => Promise<Intercept | void> | Intercept | void;
   /** Stops listening (connections are refused) until `resume()`. */
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -53,7 +57,8 @@ export async function startFakeBooking(publicKey: string): Promise<FakeBooking> 
     calls: [],
     reserve(jobId, scheduledDate, timeSlot) {
       const held = bySlot.get(key(scheduledDate, timeSlot));
-      if (held && held !== jobId) throw new Error(`fake booking: ${scheduledDate} ${timeSlot} already held by ${held}`);
+      if (held && held !== jobId)
+        throw new Error(`fake booking: ${scheduledDate} ${timeSlot} already held by ${held}`);
       const previous = byJob.get(jobId);
       if (previous) bySlot.delete(key(previous.scheduledDate, previous.timeSlot));
       byJob.set(jobId, { scheduledDate, timeSlot });
@@ -89,7 +94,11 @@ export async function startFakeBooking(publicKey: string): Promise<FakeBooking> 
   };
 
   const intercepted = async (req: Request, res: Response): Promise<Intercept | undefined> => {
-    const result = await fake.intercept?.({ method: req.method, jobId: String(req.params.jobId), body: req.body });
+    const result = await fake.intercept?.({
+      method: req.method,
+      jobId: String(req.params.jobId),
+      body: req.body,
+    });
     if (result && result.kind === 'respond') {
       if (result.status === 0) {
         req.socket.destroy();
@@ -105,7 +114,11 @@ export async function startFakeBooking(publicKey: string): Promise<FakeBooking> 
     if (step?.kind === 'respond') return;
     const jobId = String(req.params.jobId);
     const { scheduledDate, timeSlot } = (req.body ?? {}) as { scheduledDate?: string; timeSlot?: string };
-    if (typeof scheduledDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(scheduledDate) || !SLOTS.includes(String(timeSlot))) {
+    if (
+      typeof scheduledDate !== 'string' ||
+      !/^\d{4}-\d{2}-\d{2}$/.test(scheduledDate) ||
+      !SLOTS.includes(String(timeSlot))
+    ) {
       res.status(400).json({ message: 'Invalid date or time slot selected' });
       return;
     }
@@ -116,7 +129,9 @@ export async function startFakeBooking(publicKey: string): Promise<FakeBooking> 
     const k = key(scheduledDate, timeSlot as string);
     const holder = bySlot.get(k);
     if (blocked.has(k) || (holder && holder !== jobId)) {
-      res.status(409).json({ message: 'This time slot is no longer available. Please select a different time slot.' });
+      res
+        .status(409)
+        .json({ message: 'This time slot is no longer available. Please select a different time slot.' });
       return;
     }
     fake.reserve(jobId, scheduledDate, timeSlot as string);

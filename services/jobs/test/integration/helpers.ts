@@ -41,7 +41,9 @@ const run = promisify(execFile);
 function migrationsFingerprint(): string {
   const hash = createHash('sha256');
   const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of fs
+      .readdirSync(dir, { withFileTypes: true })
+      .sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else hash.update(entry.name).update(fs.readFileSync(full));
@@ -94,10 +96,15 @@ const SLOT_CYCLE = ['8-10 AM', '10-12 AM', '12-2 PM', '2-4 PM'] as const;
 /** A distinct future (date, slot) per call, so seeded reservations never collide. */
 export function nextFreeSlot(): { scheduledDate: string; timeSlot: (typeof SLOT_CYCLE)[number] } {
   const n = jobCounter++;
-  return { scheduledDate: perthDatePlus(2 + Math.floor(n / SLOT_CYCLE.length)), timeSlot: SLOT_CYCLE[n % SLOT_CYCLE.length] as (typeof SLOT_CYCLE)[number] };
+  return {
+    scheduledDate: perthDatePlus(2 + Math.floor(n / SLOT_CYCLE.length)),
+    timeSlot: SLOT_CYCLE[n % SLOT_CYCLE.length] as (typeof SLOT_CYCLE)[number],
+  };
 }
 
-export function bookingData(overrides: Partial<EventInput<typeof BookingCreated>> = {}): EventInput<typeof BookingCreated> {
+export function bookingData(
+  overrides: Partial<EventInput<typeof BookingCreated>> = {},
+): EventInput<typeof BookingCreated> {
   const slot = nextFreeSlot();
   return {
     jobId: randomUUID(),
@@ -142,7 +149,9 @@ export interface Harness {
   publish<C extends AnyContract>(contract: C, data: EventInput<C>, id?: string): Promise<EventEnvelope>;
   publishEnvelope(event: EventEnvelope): Promise<void>;
   /** Publishes BookingCreated, seeds the fake booking's reservation like booking would, waits for the job. */
-  createJob(overrides?: Partial<EventInput<typeof BookingCreated>>): Promise<EventInput<typeof BookingCreated>>;
+  createJob(
+    overrides?: Partial<EventInput<typeof BookingCreated>>,
+  ): Promise<EventInput<typeof BookingCreated>>;
   /** Publishes UserCreated for a technician and waits until the directory has them. */
   createTechnician(username?: string, isActive?: boolean): Promise<Identity>;
   sql<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
@@ -152,7 +161,10 @@ export interface Harness {
 
 export const ADMIN: Identity = { id: randomUUID(), username: 'admin', role: 'admin' };
 
-export async function startHarness(label: string, configOverrides: Partial<Record<string, string>> = {}): Promise<Harness> {
+export async function startHarness(
+  label: string,
+  configOverrides: Partial<Record<string, string>> = {},
+): Promise<Harness> {
   const keys = identityKeys();
   const database = await createJobsDatabase(label);
   const prefix = uniquePrefix(label);
@@ -198,7 +210,11 @@ export async function startHarness(label: string, configOverrides: Partial<Recor
     http: request(url),
     token: (identity) => signIdentity(keys.privateKey, identity),
     async publish(contract, data, id) {
-      const event = createEvent(contract, data, { source: 'test', correlationId: `test-${randomUUID()}`, ...(id ? { id } : {}) });
+      const event = createEvent(contract, data, {
+        source: 'test',
+        correlationId: `test-${randomUUID()}`,
+        ...(id ? { id } : {}),
+      });
       await publisher.publish(event);
       return event;
     },
@@ -207,10 +223,13 @@ export async function startHarness(label: string, configOverrides: Partial<Recor
       const data = bookingData(overrides);
       booking.reserve(data.jobId, data.scheduledDate, data.timeSlot);
       await harness.publish(BookingCreated, data);
-      await waitFor(async () => (await harness.sql('SELECT 1 FROM jobs.jobs WHERE id = $1', [data.jobId])).length > 0, {
-        timeoutMs: 10_000,
-        message: `job ${data.jobNumber} from BookingCreated`,
-      });
+      await waitFor(
+        async () => (await harness.sql('SELECT 1 FROM jobs.jobs WHERE id = $1', [data.jobId])).length > 0,
+        {
+          timeoutMs: 10_000,
+          message: `job ${data.jobNumber} from BookingCreated`,
+        },
+      );
       return data;
     },
     async createTechnician(username = `tech-${randomUUID().slice(0, 8)}`, isActive = true) {
@@ -223,10 +242,15 @@ export async function startHarness(label: string, configOverrides: Partial<Recor
         isActive,
         createdAt: new Date().toISOString(),
       });
-      await waitFor(async () => (await harness.sql('SELECT 1 FROM jobs.staff_directory WHERE user_id = $1', [identity.id])).length > 0, {
-        timeoutMs: 10_000,
-        message: `technician ${username} in the directory`,
-      });
+      await waitFor(
+        async () =>
+          (await harness.sql('SELECT 1 FROM jobs.staff_directory WHERE user_id = $1', [identity.id])).length >
+          0,
+        {
+          timeoutMs: 10_000,
+          message: `technician ${username} in the directory`,
+        },
+      );
       return identity;
     },
     async sql<R>(text: string, params: unknown[] = []) {

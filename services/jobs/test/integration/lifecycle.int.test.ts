@@ -25,12 +25,18 @@ describe('jobs: from booking to paid', () => {
     await h?.close();
   });
 
-  const get = (id: string, token = adminToken) => h.http.get(`/api/dashboard/jobs/${id}`).set('x-identity-token', token);
+  const get = (id: string, token = adminToken) =>
+    h.http.get(`/api/dashboard/jobs/${id}`).set('x-identity-token', token);
   const setStatus = (id: string, body: object, token = adminToken) =>
     h.http.patch(`/api/dashboard/jobs/${id}/status`).set('x-identity-token', token).send(body);
 
   it('a booking becomes a job in the dashboard shape', async () => {
-    const booking = await h.createJob({ serviceType: 'puncture-repair', customerValue: '129.80', tyreSize: null, tyreQuantity: null });
+    const booking = await h.createJob({
+      serviceType: 'puncture-repair',
+      customerValue: '129.80',
+      tyreSize: null,
+      tyreQuantity: null,
+    });
     const photoId = randomUUID();
     await h.publish(BookingPhotoAdded, {
       jobId: booking.jobId,
@@ -80,15 +86,37 @@ describe('jobs: from booking to paid', () => {
     // GET /api/dashboard/jobs answers exactly the spec's "Job (dashboard)" fields.
     expect(Object.keys(listed).sort()).toEqual(
       [
-        'id', 'jobNumber', 'status', 'serviceType', 'tyreSize', 'tyreQuantity', 'address', 'suburb', 'postcode',
-        'scheduledDate', 'timeSlot', 'customerValue', 'assignedTechnicianId', 'createdAt', 'inProgressAt',
-        'completedAt', 'invoicedAt', 'paidAt', 'customer', 'vehicle', 'photos',
+        'id',
+        'jobNumber',
+        'status',
+        'serviceType',
+        'tyreSize',
+        'tyreQuantity',
+        'address',
+        'suburb',
+        'postcode',
+        'scheduledDate',
+        'timeSlot',
+        'customerValue',
+        'assignedTechnicianId',
+        'createdAt',
+        'inProgressAt',
+        'completedAt',
+        'invoicedAt',
+        'paidAt',
+        'customer',
+        'vehicle',
+        'photos',
       ].sort(),
     );
   });
 
   it('a prepaid booking is paid from the start; PaymentSucceeded marks an onsite one paid', async () => {
-    const prepaid = await h.createJob({ paymentMethod: 'prepaid', paymentStatus: 'paid', stripePaymentIntentId: 'pi_123' });
+    const prepaid = await h.createJob({
+      paymentMethod: 'prepaid',
+      paymentStatus: 'paid',
+      stripePaymentIntentId: 'pi_123',
+    });
     expect((await get(prepaid.jobId)).body.paymentStatus).toBe('paid');
 
     const onsite = await h.createJob();
@@ -158,12 +186,22 @@ describe('jobs: from booking to paid', () => {
       `SELECT payload FROM jobs.outbox_events WHERE type = 'job.completed.v1' AND payload->'data'->>'jobId' = $1`,
       [id],
     );
-    expect(completedEvent?.payload.data).toMatchObject({ jobId: id, customerValue: '675.80', purchaseCost: null, assignedTechnicianId: null });
+    expect(completedEvent?.payload.data).toMatchObject({
+      jobId: id,
+      customerValue: '675.80',
+      purchaseCost: null,
+      assignedTechnicianId: null,
+    });
 
     // The relay publishes them (nothing stays pending).
     await waitFor(
       async () =>
-        (await h.sql(`SELECT 1 FROM jobs.outbox_events WHERE published_at IS NULL AND payload->'data'->>'jobId' = $1`, [id])).length === 0,
+        (
+          await h.sql(
+            `SELECT 1 FROM jobs.outbox_events WHERE published_at IS NULL AND payload->'data'->>'jobId' = $1`,
+            [id],
+          )
+        ).length === 0,
       { timeoutMs: 10_000, message: 'outbox relay' },
     );
   });
@@ -185,7 +223,8 @@ describe('jobs: from booking to paid', () => {
     const jobs = {} as Record<JobStatus, string>;
     for (const status of JOB_STATUSES) {
       const booking = await h.createJob();
-      for (const step of paths[status]) expect((await setStatus(booking.jobId, { status: step })).status).toBe(200);
+      for (const step of paths[status])
+        expect((await setStatus(booking.jobId, { status: step })).status).toBe(200);
       jobs[status] = booking.jobId;
     }
     for (const [from, to] of illegal) {
@@ -211,7 +250,9 @@ describe('jobs: from booking to paid', () => {
   });
 
   it('starting work can request the customer SMS with an ETA 30 minutes from now (Perth time)', async () => {
-    const booking = await h.createJob({ customer: { name: 'Sam Lee', email: 'sam@example.com', phone: '0400 111 222' } });
+    const booking = await h.createJob({
+      customer: { name: 'Sam Lee', email: 'sam@example.com', phone: '0400 111 222' },
+    });
     const before = Date.now();
     const res = await setStatus(booking.jobId, { status: 'in-progress', notifyCustomer: true });
     expect(res.status).toBe(200);
@@ -220,9 +261,22 @@ describe('jobs: from booking to paid', () => {
       `SELECT payload FROM jobs.outbox_events WHERE type = 'sms.requested.v1' AND payload->'data'->>'jobId' = $1`,
       [booking.jobId],
     );
-    const eta = new Intl.DateTimeFormat('en-AU', { timeZone: 'Australia/Perth', hour: 'numeric', minute: '2-digit', hour12: true });
-    const candidates = [0, 1].map((m) => eta.format(new Date(before + (30 + m) * 60_000)).replace(/\s?([ap])m$/i, (_, x: string) => ` ${x.toUpperCase()}M`));
-    expect(sms?.payload.data).toMatchObject({ to: '0400111222', purpose: 'technician-en-route', jobId: booking.jobId });
+    const eta = new Intl.DateTimeFormat('en-AU', {
+      timeZone: 'Australia/Perth',
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
+    });
+    const candidates = [0, 1].map((m) =>
+      eta
+        .format(new Date(before + (30 + m) * 60_000))
+        .replace(/\s?([ap])m$/i, (_, x: string) => ` ${x.toUpperCase()}M`),
+    );
+    expect(sms?.payload.data).toMatchObject({
+      to: '0400111222',
+      purpose: 'technician-en-route',
+      jobId: booking.jobId,
+    });
     expect(candidates.some((c) => sms?.payload.data.body?.includes(`Estimated arrival: ${c}`))).toBe(true);
 
     // Only when starting work.
@@ -267,7 +321,13 @@ describe('jobs: from booking to paid', () => {
     expect(changed?.payload.data).toMatchObject({ from: 'completed', to: 'invoiced', changedBy: null });
 
     const paidAt = new Date(Date.now() + 1000).toISOString();
-    const update: EventInput<typeof CustomerInvoiceUpdated> = { ...snapshot, status: 'paid', paidAt, updatedAt: paidAt, changedFields: ['status'] };
+    const update: EventInput<typeof CustomerInvoiceUpdated> = {
+      ...snapshot,
+      status: 'paid',
+      paidAt,
+      updatedAt: paidAt,
+      changedFields: ['status'],
+    };
     await h.publish(CustomerInvoiceUpdated, update);
     await waitFor(async () => (await get(id)).body.status === 'paid', { timeoutMs: 10_000 });
     expect((await get(id)).body).toMatchObject({ paidAt, paymentStatus: 'paid' });
@@ -275,8 +335,16 @@ describe('jobs: from booking to paid', () => {
     // An invoice for a job that is not completed yet does not move it.
     const early = await h.createJob();
     const earlyInvoice = randomUUID();
-    await h.publish(CustomerInvoiceIssued, { ...snapshot, invoiceId: earlyInvoice, invoiceNumber: 'INV-EARLY', jobId: early.jobId, issuedAt });
-    await waitFor(async () => (await get(early.jobId)).body.hasCustomerInvoice === true, { timeoutMs: 10_000 });
+    await h.publish(CustomerInvoiceIssued, {
+      ...snapshot,
+      invoiceId: earlyInvoice,
+      invoiceNumber: 'INV-EARLY',
+      jobId: early.jobId,
+      issuedAt,
+    });
+    await waitFor(async () => (await get(early.jobId)).body.hasCustomerInvoice === true, {
+      timeoutMs: 10_000,
+    });
     expect((await get(early.jobId)).body.status).toBe('new');
   });
 
@@ -312,7 +380,9 @@ describe('jobs: from booking to paid', () => {
       updatedAt: now,
       recordedAt: now,
     });
-    await waitFor(async () => (await get(booking.jobId)).body.purchaseCost === '132.11', { timeoutMs: 10_000 });
+    await waitFor(async () => (await get(booking.jobId)).body.purchaseCost === '132.11', {
+      timeoutMs: 10_000,
+    });
   });
 
   it('the stored list documents and counts match the jobs (the triggers covered every change above)', async () => {

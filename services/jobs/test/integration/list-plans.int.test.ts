@@ -67,7 +67,10 @@ describe('jobs: list statements at 5,000 jobs', () => {
     ['schedule completed (3 statuses)', { selection: selectionForSchedule('completed') }],
     ['technician', { technicianId: TECH_A }],
     ['technician + status', { technicianId: TECH_A, selection: { statuses: ['in-progress'] } }],
-    ['technician + schedule completed', { technicianId: TECH_A, selection: selectionForSchedule('completed') }],
+    [
+      'technician + schedule completed',
+      { technicianId: TECH_A, selection: selectionForSchedule('completed') },
+    ],
   ];
   const cases = filters.flatMap(([name, filter]) => [
     [`${name}, first page`, { ...filter, limit: 50, offset: 0 }] as const,
@@ -76,7 +79,9 @@ describe('jobs: list statements at 5,000 jobs', () => {
 
   it.each(cases)('%s: index range scans only', async (_name, query) => {
     const { sql, params } = listSql(query, 'details');
-    const [row] = (await pool.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows as { 'QUERY PLAN': { Plan: PlanNode }[] }[];
+    const [row] = (await pool.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows as {
+      'QUERY PLAN': { Plan: PlanNode }[];
+    }[];
     const nodes = nodesOf(row!['QUERY PLAN'][0]!.Plan);
     const onJobs = nodes.filter((n) => n['Relation Name'] === 'jobs');
     expect(onJobs.length).toBeGreaterThan(0);
@@ -88,7 +93,11 @@ describe('jobs: list statements at 5,000 jobs', () => {
     }
     // A sort, if any, only ever orders narrow keys from an index-only scan (never rows with their documents).
     for (const sort of nodes.filter((n) => n['Node Type'] === 'Sort')) {
-      expect(nodesOf(sort).filter((n) => n['Relation Name'] === 'jobs').map((n) => n['Node Type'])).toEqual(['Index Only Scan']);
+      expect(
+        nodesOf(sort)
+          .filter((n) => n['Relation Name'] === 'jobs')
+          .map((n) => n['Node Type']),
+      ).toEqual(['Index Only Scan']);
     }
   });
 
@@ -96,7 +105,8 @@ describe('jobs: list statements at 5,000 jobs', () => {
     const page = await repo.list(query, 'dashboard');
     const clauses = ['deleted_at IS NULL'];
     const params: unknown[] = [];
-    if (query.technicianId) clauses.push(`assigned_technician_id = $${params.push(query.technicianId)}::uuid`);
+    if (query.technicianId)
+      clauses.push(`assigned_technician_id = $${params.push(query.technicianId)}::uuid`);
     if (query.selection) {
       clauses.push(`status = ANY($${params.push(query.selection.statuses)}::text[])`);
       if (query.selection.assigned === true) clauses.push('assigned_technician_id IS NOT NULL');
@@ -107,7 +117,9 @@ describe('jobs: list statements at 5,000 jobs', () => {
       `SELECT id FROM jobs.jobs WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${query.limit} OFFSET ${query.offset}`,
       params,
     );
-    const [count] = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs.jobs WHERE ${where}`, params)).rows;
+    const [count] = (
+      await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs.jobs WHERE ${where}`, params)
+    ).rows;
     const ids = (JSON.parse(page.body) as { id: string }[]).map((j) => j.id);
     expect(ids).toEqual(expected.rows.map((r) => r.id));
     expect(ids.length).toBeGreaterThan(0);
@@ -115,7 +127,10 @@ describe('jobs: list statements at 5,000 jobs', () => {
   });
 
   it('a page past the end is empty, even far past it', async () => {
-    expect(await repo.list({ limit: 100, offset: 99_999_900 }, 'details')).toEqual({ body: '[]', total: JOBS - Math.floor(JOBS / 97) });
+    expect(await repo.list({ limit: 100, offset: 99_999_900 }, 'details')).toEqual({
+      body: '[]',
+      total: JOBS - Math.floor(JOBS / 97),
+    });
   });
 
   it('the stored documents and counts match the jobs', async () => {

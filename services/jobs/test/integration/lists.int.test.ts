@@ -24,14 +24,16 @@ describe('jobs: lists, filters, pagination and line items', () => {
     await patch(ids[1]!, 'assign', { technicianId: tech.id });
     await patch(ids[1]!, 'status', { status: 'in-progress' });
     await patch(ids[2]!, 'assign', { technicianId: tech.id });
-    for (const status of ['in-progress', 'completed', 'invoiced', 'paid']) await patch(ids[3]!, 'status', { status });
+    for (const status of ['in-progress', 'completed', 'invoiced', 'paid'])
+      await patch(ids[3]!, 'status', { status });
     await patch(ids[4]!, 'status', { status: 'cancelled' });
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  const list = (query = '', path = '/api/dashboard/jobs-with-details') => h.http.get(`${path}${query}`).set('x-identity-token', admin);
+  const list = (query = '', path = '/api/dashboard/jobs-with-details') =>
+    h.http.get(`${path}${query}`).set('x-identity-token', admin);
   const idsOf = (body: { id: string }[]) => body.map((j) => j.id);
 
   it('lists newest first with pagination headers', async () => {
@@ -44,7 +46,12 @@ describe('jobs: lists, filters, pagination and line items', () => {
     const page3 = await list('?pageSize=3&page=3');
     expect(idsOf(page1.body)).toEqual([ids[6], ids[5], ids[4]]);
     expect(idsOf(page3.body)).toEqual([ids[0]]);
-    expect(page1.headers).toMatchObject({ 'x-total-count': '7', 'x-page': '1', 'x-page-size': '3', 'x-total-pages': '3' });
+    expect(page1.headers).toMatchObject({
+      'x-total-count': '7',
+      'x-page': '1',
+      'x-page-size': '3',
+      'x-total-pages': '3',
+    });
     expect(page1.headers.link).toBe('</api/dashboard/jobs-with-details?pageSize=3&page=2>; rel="next"');
     expect(page3.headers.link).toContain('rel="prev"');
     expect((await list('?page=9')).body).toEqual([]);
@@ -96,7 +103,17 @@ describe('jobs: lists, filters, pagination and line items', () => {
   });
 
   it('refuses bad list queries with 400', async () => {
-    for (const query of ['?status=done', '?page=0', '?page=1000001', '?page=1e30', '?page=1.5', '?pageSize=500', '?pageSize=abc', '?scheduleStatus=late', '?status=new&scheduleStatus=pending']) {
+    for (const query of [
+      '?status=done',
+      '?page=0',
+      '?page=1000001',
+      '?page=1e30',
+      '?page=1.5',
+      '?pageSize=500',
+      '?pageSize=abc',
+      '?scheduleStatus=late',
+      '?status=new&scheduleStatus=pending',
+    ]) {
       const res = await list(query);
       expect([query, res.status]).toEqual([query, 400]);
       expect(res.body.message).toEqual(expect.any(String));
@@ -105,8 +122,16 @@ describe('jobs: lists, filters, pagination and line items', () => {
 
   it('stores job line items with exact totals and profit margin', async () => {
     const jobId = ids[6]!;
-    const add = (body: object) => h.http.post(`/api/dashboard/jobs/${jobId}/line-items`).set('x-identity-token', admin).send(body);
-    const tyre = await add({ type: 'product', category: 'tyre', description: 'Michelin 205/55R16', quantity: 4, unitCost: '89.95', unitPrice: 139 });
+    const add = (body: object) =>
+      h.http.post(`/api/dashboard/jobs/${jobId}/line-items`).set('x-identity-token', admin).send(body);
+    const tyre = await add({
+      type: 'product',
+      category: 'tyre',
+      description: 'Michelin 205/55R16',
+      quantity: 4,
+      unitCost: '89.95',
+      unitPrice: 139,
+    });
     expect(tyre.status).toBe(201);
     expect(tyre.body).toMatchObject({
       jobId,
@@ -120,7 +145,13 @@ describe('jobs: lists, filters, pagination and line items', () => {
       profitMargin: '35.29',
     });
     const callout = await add({ description: 'Callout', category: 'callout', unitPrice: '89.80' });
-    expect(callout.body).toMatchObject({ type: 'item', quantity: 1, unitCost: '0.00', totalPrice: '89.80', profitMargin: '100.00' });
+    expect(callout.body).toMatchObject({
+      type: 'item',
+      quantity: 1,
+      unitCost: '0.00',
+      totalPrice: '89.80',
+      profitMargin: '100.00',
+    });
     const note = await add({ description: 'Note only', category: 'note', unitPrice: '0' });
     expect(note.body.profitMargin).toBeNull();
 
@@ -131,23 +162,37 @@ describe('jobs: lists, filters, pagination and line items', () => {
     expect(patched.body).toMatchObject({ totalCost: '300.00', totalPrice: '278.00', profitMargin: '-7.91' });
 
     const detail = await h.http.get(`/api/dashboard/jobs/${jobId}`).set('x-identity-token', admin);
-    expect(detail.body.lineItems.map((i: { description: string }) => i.description)).toEqual(['Michelin 205/55R16', 'Callout', 'Note only']);
+    expect(detail.body.lineItems.map((i: { description: string }) => i.description)).toEqual([
+      'Michelin 205/55R16',
+      'Callout',
+      'Note only',
+    ]);
 
     for (const [body, message] of [
       [{ description: '', unitPrice: '1.00' }, 'Please enter a description for the line item.'],
       [{ description: 'x', unitPrice: '1.005' }, 'Must be a valid decimal amount'],
       [{ description: 'x', unitPrice: 'abc' }, 'Must be a valid decimal amount'],
       [{ description: 'x', unitPrice: '1.00', quantity: 0 }, 'Quantity must be a whole number of at least 1'],
-      [{ description: 'x', unitPrice: '1.00', category: 'misc' }, 'Category must be one of callout, tyre, labour, battery, note'],
+      [
+        { description: 'x', unitPrice: '1.00', category: 'misc' },
+        'Category must be one of callout, tyre, labour, battery, note',
+      ],
     ] as const) {
       const res = await add(body);
       expect([res.status, res.body.message]).toEqual([400, message]);
     }
 
-    const removed = await h.http.delete(`/api/dashboard/jobs/${jobId}/line-items/${note.body.id}`).set('x-identity-token', admin);
+    const removed = await h.http
+      .delete(`/api/dashboard/jobs/${jobId}/line-items/${note.body.id}`)
+      .set('x-identity-token', admin);
     expect(removed.status).toBe(200);
-    expect((await h.http.get(`/api/dashboard/jobs/${jobId}/line-items`).set('x-identity-token', admin)).body).toHaveLength(2);
-    const [stored] = await h.sql<{ profit_margin: string }>('SELECT profit_margin::text FROM jobs.job_line_items WHERE id = $1', [tyre.body.id]);
+    expect(
+      (await h.http.get(`/api/dashboard/jobs/${jobId}/line-items`).set('x-identity-token', admin)).body,
+    ).toHaveLength(2);
+    const [stored] = await h.sql<{ profit_margin: string }>(
+      'SELECT profit_margin::text FROM jobs.job_line_items WHERE id = $1',
+      [tyre.body.id],
+    );
     expect(stored?.profit_margin).toBe('-7.91');
   });
 

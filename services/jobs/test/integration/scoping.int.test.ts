@@ -23,7 +23,10 @@ describe('jobs: technician scoping', () => {
     tina = await h.createTechnician('tina');
     tom = await h.createTechnician('tom');
     const assign = (jobId: string, technicianId: string) =>
-      h.http.patch(`/api/dashboard/jobs/${jobId}/assign`).set('x-identity-token', admin).send({ technicianId });
+      h.http
+        .patch(`/api/dashboard/jobs/${jobId}/assign`)
+        .set('x-identity-token', admin)
+        .send({ technicianId });
     mine = (await h.createJob()).jobId;
     theirs = (await h.createJob()).jobId;
     unassigned = (await h.createJob()).jobId;
@@ -42,7 +45,9 @@ describe('jobs: technician scoping', () => {
         uploadedAt: new Date().toISOString(),
       });
     }
-    await waitFor(async () => (await h.sql('SELECT 1 FROM jobs.job_photos')).length === 2, { timeoutMs: 10_000 });
+    await waitFor(async () => (await h.sql('SELECT 1 FROM jobs.job_photos')).length === 2, {
+      timeoutMs: 10_000,
+    });
     const item = await h.http
       .post(`/api/dashboard/jobs/${theirs}/line-items`)
       .set('x-identity-token', admin)
@@ -58,38 +63,67 @@ describe('jobs: technician scoping', () => {
 
   /** Every route of the service, aimed at one job. */
   const routes = (jobId: string, itemId: string = randomUUID()) => [
-    { name: 'GET job', send: (t: string) => h.http.get(`/api/dashboard/jobs/${jobId}`).set('x-identity-token', t) },
+    {
+      name: 'GET job',
+      send: (t: string) => h.http.get(`/api/dashboard/jobs/${jobId}`).set('x-identity-token', t),
+    },
     {
       name: 'PATCH status',
-      send: (t: string) => h.http.patch(`/api/dashboard/jobs/${jobId}/status`).set('x-identity-token', t).send({ status: 'in-progress' }),
+      send: (t: string) =>
+        h.http
+          .patch(`/api/dashboard/jobs/${jobId}/status`)
+          .set('x-identity-token', t)
+          .send({ status: 'in-progress' }),
     },
     {
       name: 'PATCH status cancelled',
-      send: (t: string) => h.http.patch(`/api/dashboard/jobs/${jobId}/status`).set('x-identity-token', t).send({ status: 'cancelled' }),
+      send: (t: string) =>
+        h.http
+          .patch(`/api/dashboard/jobs/${jobId}/status`)
+          .set('x-identity-token', t)
+          .send({ status: 'cancelled' }),
     },
     {
       name: 'PATCH assign',
-      send: (t: string) => h.http.patch(`/api/dashboard/jobs/${jobId}/assign`).set('x-identity-token', t).send({ technicianId: tina.id }),
+      send: (t: string) =>
+        h.http
+          .patch(`/api/dashboard/jobs/${jobId}/assign`)
+          .set('x-identity-token', t)
+          .send({ technicianId: tina.id }),
     },
     {
       name: 'PUT reschedule',
-      send: (t: string) => h.http.put(`/api/dashboard/jobs/${jobId}/reschedule`).set('x-identity-token', t).send(nextFreeSlot()),
+      send: (t: string) =>
+        h.http.put(`/api/dashboard/jobs/${jobId}/reschedule`).set('x-identity-token', t).send(nextFreeSlot()),
     },
-    { name: 'DELETE job', send: (t: string) => h.http.delete(`/api/dashboard/jobs/${jobId}`).set('x-identity-token', t) },
-    { name: 'GET line items', send: (t: string) => h.http.get(`/api/dashboard/jobs/${jobId}/line-items`).set('x-identity-token', t) },
+    {
+      name: 'DELETE job',
+      send: (t: string) => h.http.delete(`/api/dashboard/jobs/${jobId}`).set('x-identity-token', t),
+    },
+    {
+      name: 'GET line items',
+      send: (t: string) => h.http.get(`/api/dashboard/jobs/${jobId}/line-items`).set('x-identity-token', t),
+    },
     {
       name: 'POST line item',
       send: (t: string) =>
-        h.http.post(`/api/dashboard/jobs/${jobId}/line-items`).set('x-identity-token', t).send({ description: 'x', unitPrice: '1.00' }),
+        h.http
+          .post(`/api/dashboard/jobs/${jobId}/line-items`)
+          .set('x-identity-token', t)
+          .send({ description: 'x', unitPrice: '1.00' }),
     },
     {
       name: 'PATCH line item',
       send: (t: string) =>
-        h.http.patch(`/api/dashboard/jobs/${jobId}/line-items/${itemId}`).set('x-identity-token', t).send({ description: 'y' }),
+        h.http
+          .patch(`/api/dashboard/jobs/${jobId}/line-items/${itemId}`)
+          .set('x-identity-token', t)
+          .send({ description: 'y' }),
     },
     {
       name: 'DELETE line item',
-      send: (t: string) => h.http.delete(`/api/dashboard/jobs/${jobId}/line-items/${itemId}`).set('x-identity-token', t),
+      send: (t: string) =>
+        h.http.delete(`/api/dashboard/jobs/${jobId}/line-items/${itemId}`).set('x-identity-token', t),
     },
   ];
 
@@ -120,9 +154,19 @@ describe('jobs: technician scoping', () => {
     const byName = Object.fromEntries(own.map((r) => [r.name, r.send]));
     const detail = await byName['GET job']!(t);
     expect(detail.status).toBe(200);
-    expect(detail.body.photos).toEqual([{ id: expect.any(String), type: 'tyre-condition', originalName: 'mine.jpg' }]);
+    expect(detail.body.photos).toEqual([
+      { id: expect.any(String), type: 'tyre-condition', originalName: 'mine.jpg' },
+    ]);
     expect((await byName['GET line items']!(t)).status).toBe(200);
-    for (const name of ['PATCH assign', 'PUT reschedule', 'PATCH status cancelled', 'DELETE job', 'POST line item', 'PATCH line item', 'DELETE line item']) {
+    for (const name of [
+      'PATCH assign',
+      'PUT reschedule',
+      'PATCH status cancelled',
+      'DELETE job',
+      'POST line item',
+      'PATCH line item',
+      'DELETE line item',
+    ]) {
       const res = await byName[name]!(t);
       expect([name, res.status]).toEqual([name, 403]);
     }
@@ -141,7 +185,11 @@ describe('jobs: technician scoping', () => {
     ]) {
       const res = await h.http.get(path).set('x-identity-token', as(tina));
       expect(res.status).toBe(200);
-      for (const job of res.body as { id: string; assignedTechnicianId: string; photos: { originalName: string }[] }[]) {
+      for (const job of res.body as {
+        id: string;
+        assignedTechnicianId: string;
+        photos: { originalName: string }[];
+      }[]) {
         expect([path, job.assignedTechnicianId]).toEqual([path, tina.id]);
         expect(job.photos.map((p) => p.originalName)).not.toContain('theirs.jpg');
       }
@@ -154,16 +202,24 @@ describe('jobs: technician scoping', () => {
 
     // The admin sees everything.
     const adminList = await h.http.get('/api/dashboard/jobs').set('x-identity-token', admin);
-    expect(adminList.body.map((j: { id: string }) => j.id)).toEqual(expect.arrayContaining([mine, theirs, unassigned]));
+    expect(adminList.body.map((j: { id: string }) => j.id)).toEqual(
+      expect.arrayContaining([mine, theirs, unassigned]),
+    );
   });
 
   it('technician job lists: their own only', async () => {
-    const own = await h.http.get(`/api/dashboard/technicians/${tina.id}/jobs`).set('x-identity-token', as(tina));
+    const own = await h.http
+      .get(`/api/dashboard/technicians/${tina.id}/jobs`)
+      .set('x-identity-token', as(tina));
     expect(own.status).toBe(200);
     expect(own.body.map((j: { id: string }) => j.id)).toEqual([mine]);
-    const other = await h.http.get(`/api/dashboard/technicians/${tom.id}/jobs`).set('x-identity-token', as(tina));
+    const other = await h.http
+      .get(`/api/dashboard/technicians/${tom.id}/jobs`)
+      .set('x-identity-token', as(tina));
     expect(other.status).toBe(404);
-    const byAdmin = await h.http.get(`/api/dashboard/technicians/${tom.id}/jobs`).set('x-identity-token', admin);
+    const byAdmin = await h.http
+      .get(`/api/dashboard/technicians/${tom.id}/jobs`)
+      .set('x-identity-token', admin);
     expect(byAdmin.body.map((j: { id: string }) => j.id)).toEqual([theirs]);
     const directory = await h.http.get('/api/dashboard/technicians').set('x-identity-token', as(tina));
     expect(directory.body.map((t: { id: string }) => t.id)).toEqual([tina.id]);
@@ -174,7 +230,9 @@ describe('jobs: technician scoping', () => {
     expect((await h.http.get(`/api/dashboard/jobs/${mine}`)).status).toBe(401);
     const forged = signIdentity(identityKeys().privateKey, { ...tina, role: 'admin' });
     expect((await h.http.get('/api/dashboard/jobs').set('x-identity-token', forged)).status).toBe(401);
-    expect((await h.http.get('/api/dashboard/technicians').set('x-identity-token', 'garbage')).status).toBe(401);
+    expect((await h.http.get('/api/dashboard/technicians').set('x-identity-token', 'garbage')).status).toBe(
+      401,
+    );
   });
 
   it('the stored list documents and counts match the jobs (the triggers covered every change above)', async () => {

@@ -22,12 +22,19 @@ describe('jobs: slots, deletes and assignment', () => {
     await h?.close();
   });
 
-  const get = (id: string, token = admin) => h.http.get(`/api/dashboard/jobs/${id}`).set('x-identity-token', token);
+  const get = (id: string, token = admin) =>
+    h.http.get(`/api/dashboard/jobs/${id}`).set('x-identity-token', token);
   const reschedule = (id: string, body: object, token = admin) =>
     h.http.put(`/api/dashboard/jobs/${id}/reschedule`).set('x-identity-token', token).send(body);
   const row = async (id: string) =>
     (
-      await h.sql<{ scheduled_date: string; time_slot: string; status: string; deleted_at: Date | null; deleted_by: string | null }>(
+      await h.sql<{
+        scheduled_date: string;
+        time_slot: string;
+        status: string;
+        deleted_at: Date | null;
+        deleted_by: string | null;
+      }>(
         `SELECT to_char(scheduled_date, 'YYYY-MM-DD') AS scheduled_date, time_slot, status, deleted_at, deleted_by
          FROM jobs.jobs WHERE id = $1`,
         [id],
@@ -40,12 +47,21 @@ describe('jobs: slots, deletes and assignment', () => {
       const to = nextFreeSlot();
       const res = await reschedule(job.jobId, to).set('x-request-id', 'req-reschedule-1');
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: job.jobId, scheduledDate: to.scheduledDate, timeSlot: to.timeSlot });
+      expect(res.body).toMatchObject({
+        id: job.jobId,
+        scheduledDate: to.scheduledDate,
+        timeSlot: to.timeSlot,
+      });
       expect(h.booking.slotOf(job.jobId)).toEqual(to);
       expect(h.booking.holderOf(job.scheduledDate, job.timeSlot)).toBeUndefined();
       // Booking got the caller's identity and request id.
       const call = h.booking.calls.filter((c) => c.jobId === job.jobId).at(-1);
-      expect(call).toMatchObject({ method: 'PUT', identity: 'admin', requestId: 'req-reschedule-1', body: to });
+      expect(call).toMatchObject({
+        method: 'PUT',
+        identity: 'admin',
+        requestId: 'req-reschedule-1',
+        body: to,
+      });
       expect(await h.outboxTypes(job.jobId)).toEqual(['job.rescheduled.v1']);
       const [event] = await h.sql<{ payload: { data: Record<string, unknown>; correlationId: string } }>(
         `SELECT payload FROM jobs.outbox_events WHERE type = 'job.rescheduled.v1' AND payload->'data'->>'jobId' = $1`,
@@ -77,12 +93,14 @@ describe('jobs: slots, deletes and assignment', () => {
       expect(h.booking.calls.filter((c) => c.jobId === job.jobId)).toHaveLength(0);
     });
 
-    it('answers booking\'s 409 when the slot is taken or blocked, and changes nothing', async () => {
+    it("answers booking's 409 when the slot is taken or blocked, and changes nothing", async () => {
       const a = await h.createJob();
       const b = await h.createJob();
       const res = await reschedule(a.jobId, { scheduledDate: b.scheduledDate, timeSlot: b.timeSlot });
       expect(res.status).toBe(409);
-      expect(res.body.message).toBe('This time slot is no longer available. Please select a different time slot.');
+      expect(res.body.message).toBe(
+        'This time slot is no longer available. Please select a different time slot.',
+      );
       const blocked = nextFreeSlot();
       h.booking.block(blocked.scheduledDate, blocked.timeSlot);
       expect((await reschedule(a.jobId, blocked)).status).toBe(409);
@@ -109,8 +127,14 @@ describe('jobs: slots, deletes and assignment', () => {
         [free.scheduledDate, free.timeSlot],
       );
       expect(inSlot).toEqual([{ id: winner.jobId }]);
-      expect(await row(loser.jobId)).toMatchObject({ scheduled_date: loser.scheduledDate, time_slot: loser.timeSlot });
-      expect(h.booking.slotOf(loser.jobId)).toEqual({ scheduledDate: loser.scheduledDate, timeSlot: loser.timeSlot });
+      expect(await row(loser.jobId)).toMatchObject({
+        scheduled_date: loser.scheduledDate,
+        time_slot: loser.timeSlot,
+      });
+      expect(h.booking.slotOf(loser.jobId)).toEqual({
+        scheduledDate: loser.scheduledDate,
+        timeSlot: loser.timeSlot,
+      });
       expect(await h.outboxTypes(winner.jobId)).toEqual(['job.rescheduled.v1']);
       expect(await h.outboxTypes(loser.jobId)).toEqual([]);
     });
@@ -126,7 +150,10 @@ describe('jobs: slots, deletes and assignment', () => {
       expect([r1.status, r2.status]).toEqual([200, 200]);
       const stored = await row(job.jobId);
       // Whichever ran last, booking and the job agree.
-      expect(h.booking.slotOf(job.jobId)).toEqual({ scheduledDate: stored?.scheduled_date, timeSlot: stored?.time_slot });
+      expect(h.booking.slotOf(job.jobId)).toEqual({
+        scheduledDate: stored?.scheduled_date,
+        timeSlot: stored?.time_slot,
+      });
     });
 
     it('booking unreachable: 503 with a clear message, nothing changed', async () => {
@@ -146,8 +173,16 @@ describe('jobs: slots, deletes and assignment', () => {
       } finally {
         await h.booking.resume();
       }
-      expect(await row(job.jobId)).toMatchObject({ scheduled_date: job.scheduledDate, time_slot: job.timeSlot, status: 'new', deleted_at: null });
-      expect(h.booking.slotOf(job.jobId)).toEqual({ scheduledDate: job.scheduledDate, timeSlot: job.timeSlot });
+      expect(await row(job.jobId)).toMatchObject({
+        scheduled_date: job.scheduledDate,
+        time_slot: job.timeSlot,
+        status: 'new',
+        deleted_at: null,
+      });
+      expect(h.booking.slotOf(job.jobId)).toEqual({
+        scheduledDate: job.scheduledDate,
+        timeSlot: job.timeSlot,
+      });
       expect(await h.outboxTypes(job.jobId)).toEqual([]);
     });
 
@@ -164,9 +199,15 @@ describe('jobs: slots, deletes and assignment', () => {
       expect(res.status).toBe(503);
       expect(res.body.message).toBe(BOOKING_UNAVAILABLE);
       await waitFor(() => h.booking.slotOf(job.jobId)?.timeSlot === job.timeSlot, { timeoutMs: 5000 });
-      expect(h.booking.slotOf(job.jobId)).toEqual({ scheduledDate: job.scheduledDate, timeSlot: job.timeSlot });
+      expect(h.booking.slotOf(job.jobId)).toEqual({
+        scheduledDate: job.scheduledDate,
+        timeSlot: job.timeSlot,
+      });
       expect(h.booking.holderOf(to.scheduledDate, to.timeSlot)).toBeUndefined();
-      expect(await row(job.jobId)).toMatchObject({ scheduled_date: job.scheduledDate, time_slot: job.timeSlot });
+      expect(await row(job.jobId)).toMatchObject({
+        scheduled_date: job.scheduledDate,
+        time_slot: job.timeSlot,
+      });
       expect(await h.outboxTypes(job.jobId)).toEqual([]);
     });
 
@@ -194,8 +235,14 @@ describe('jobs: slots, deletes and assignment', () => {
       const res = await reschedule(job.jobId, to);
       expect(res.status).toBe(503);
       expect(res.body.message).toBe(SAVE_FAILED_AFTER_BOOKING);
-      expect(h.booking.slotOf(job.jobId)).toEqual({ scheduledDate: job.scheduledDate, timeSlot: job.timeSlot });
-      expect(await row(job.jobId)).toMatchObject({ scheduled_date: job.scheduledDate, time_slot: job.timeSlot });
+      expect(h.booking.slotOf(job.jobId)).toEqual({
+        scheduledDate: job.scheduledDate,
+        timeSlot: job.timeSlot,
+      });
+      expect(await row(job.jobId)).toMatchObject({
+        scheduled_date: job.scheduledDate,
+        time_slot: job.timeSlot,
+      });
       expect(await h.outboxTypes(job.jobId)).toEqual([]);
       // The service recovers: the next reschedule works.
       expect((await reschedule(job.jobId, to)).status).toBe(200);
@@ -207,7 +254,10 @@ describe('jobs: slots, deletes and assignment', () => {
       expect(same.status).toBe(200);
       expect(h.booking.calls.filter((c) => c.jobId === job.jobId)).toHaveLength(0);
       for (const status of ['in-progress', 'completed']) {
-        await h.http.patch(`/api/dashboard/jobs/${job.jobId}/status`).set('x-identity-token', admin).send({ status });
+        await h.http
+          .patch(`/api/dashboard/jobs/${job.jobId}/status`)
+          .set('x-identity-token', admin)
+          .send({ status });
       }
       const res = await reschedule(job.jobId, nextFreeSlot());
       expect(res.status).toBe(409);
@@ -218,7 +268,10 @@ describe('jobs: slots, deletes and assignment', () => {
   describe('cancel', () => {
     it('frees the slot at booking and keeps the job as cancelled', async () => {
       const job = await h.createJob();
-      const res = await h.http.patch(`/api/dashboard/jobs/${job.jobId}/status`).set('x-identity-token', admin).send({ status: 'cancelled' });
+      const res = await h.http
+        .patch(`/api/dashboard/jobs/${job.jobId}/status`)
+        .set('x-identity-token', admin)
+        .send({ status: 'cancelled' });
       expect(res.status).toBe(200);
       expect(res.body.status).toBe('cancelled');
       expect(res.body.scheduleStatus).toBe('cancelled');
@@ -231,7 +284,10 @@ describe('jobs: slots, deletes and assignment', () => {
       );
       expect(event?.payload.data).toMatchObject({ from: 'new', to: 'cancelled', changedBy: ADMIN.id });
       // Cancelled is final.
-      const again = await h.http.patch(`/api/dashboard/jobs/${job.jobId}/status`).set('x-identity-token', admin).send({ status: 'new' });
+      const again = await h.http
+        .patch(`/api/dashboard/jobs/${job.jobId}/status`)
+        .set('x-identity-token', admin)
+        .send({ status: 'new' });
       expect(again.status).toBe(409);
     });
   });
@@ -241,17 +297,31 @@ describe('jobs: slots, deletes and assignment', () => {
       const job = await h.createJob();
       const res = await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ success: true, message: `Job ${job.jobNumber} deleted`, id: job.jobId, jobNumber: job.jobNumber });
+      expect(res.body).toEqual({
+        success: true,
+        message: `Job ${job.jobNumber} deleted`,
+        id: job.jobId,
+        jobNumber: job.jobNumber,
+      });
       // Free as soon as the call returns.
       expect(h.booking.holderOf(job.scheduledDate, job.timeSlot)).toBeUndefined();
       expect((await get(job.jobId)).status).toBe(404);
-      for (const path of ['/api/dashboard/jobs?pageSize=100', '/api/dashboard/jobs-with-details?pageSize=100']) {
+      for (const path of [
+        '/api/dashboard/jobs?pageSize=100',
+        '/api/dashboard/jobs-with-details?pageSize=100',
+      ]) {
         const list = await h.http.get(path).set('x-identity-token', admin);
         expect(list.body.map((j: { id: string }) => j.id)).not.toContain(job.jobId);
       }
-      expect(await row(job.jobId)).toMatchObject({ deleted_by: ADMIN.id, deleted_at: expect.any(Date), status: 'new' });
+      expect(await row(job.jobId)).toMatchObject({
+        deleted_by: ADMIN.id,
+        deleted_at: expect.any(Date),
+        status: 'new',
+      });
       expect(await h.outboxTypes(job.jobId)).toEqual(['job.deleted.v1']);
-      expect((await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin)).status).toBe(404);
+      expect(
+        (await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin)).status,
+      ).toBe(404);
     });
 
     it('is refused with 409 while the job has a customer invoice', async () => {
@@ -279,21 +349,41 @@ describe('jobs: slots, deletes and assignment', () => {
       await waitFor(async () => (await get(job.jobId)).body.hasCustomerInvoice, { timeoutMs: 10_000 });
       const res = await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin);
       expect(res.status).toBe(409);
-      expect(res.body.message).toBe(`Job ${job.jobNumber} has a customer invoice (INV-0042) and cannot be deleted. Delete the invoice first.`);
-      expect(h.booking.slotOf(job.jobId)).toEqual({ scheduledDate: job.scheduledDate, timeSlot: job.timeSlot });
+      expect(res.body.message).toBe(
+        `Job ${job.jobNumber} has a customer invoice (INV-0042) and cannot be deleted. Delete the invoice first.`,
+      );
+      expect(h.booking.slotOf(job.jobId)).toEqual({
+        scheduledDate: job.scheduledDate,
+        timeSlot: job.timeSlot,
+      });
       expect(await row(job.jobId)).toMatchObject({ deleted_at: null });
 
-      await h.publish(CustomerInvoiceDeleted, { invoiceId, invoiceNumber: 'INV-0042', jobId: job.jobId, deletedBy: null, deletedAt: new Date().toISOString() });
-      await waitFor(async () => (await get(job.jobId)).body.hasCustomerInvoice === false, { timeoutMs: 10_000 });
-      expect((await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin)).status).toBe(200);
+      await h.publish(CustomerInvoiceDeleted, {
+        invoiceId,
+        invoiceNumber: 'INV-0042',
+        jobId: job.jobId,
+        deletedBy: null,
+        deletedAt: new Date().toISOString(),
+      });
+      await waitFor(async () => (await get(job.jobId)).body.hasCustomerInvoice === false, {
+        timeoutMs: 10_000,
+      });
+      expect(
+        (await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin)).status,
+      ).toBe(200);
     });
 
     it('deleting a cancelled job does not need booking', async () => {
       const job = await h.createJob();
-      await h.http.patch(`/api/dashboard/jobs/${job.jobId}/status`).set('x-identity-token', admin).send({ status: 'cancelled' });
+      await h.http
+        .patch(`/api/dashboard/jobs/${job.jobId}/status`)
+        .set('x-identity-token', admin)
+        .send({ status: 'cancelled' });
       await h.booking.pause();
       try {
-        expect((await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin)).status).toBe(200);
+        expect(
+          (await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin)).status,
+        ).toBe(200);
       } finally {
         await h.booking.resume();
       }
@@ -306,11 +396,18 @@ describe('jobs: slots, deletes and assignment', () => {
       const inactive = await h.createTechnician('ivan', false);
       const job = await h.createJob();
       const assign = (technicianId: unknown) =>
-        h.http.patch(`/api/dashboard/jobs/${job.jobId}/assign`).set('x-identity-token', admin).send({ technicianId });
+        h.http
+          .patch(`/api/dashboard/jobs/${job.jobId}/assign`)
+          .set('x-identity-token', admin)
+          .send({ technicianId });
 
       const ok = await assign(tech.id);
       expect(ok.status).toBe(200);
-      expect(ok.body).toMatchObject({ assignedTechnicianId: tech.id, assignedTechnician: { id: tech.id, username: 'tina' }, scheduleStatus: 'confirmed' });
+      expect(ok.body).toMatchObject({
+        assignedTechnicianId: tech.id,
+        assignedTechnician: { id: tech.id, username: 'tina' },
+        scheduleStatus: 'confirmed',
+      });
       const [event] = await h.sql<{ payload: { data: Record<string, unknown> } }>(
         `SELECT payload FROM jobs.outbox_events WHERE type = 'job.assigned.v1' AND payload->'data'->>'jobId' = $1`,
         [job.jobId],
@@ -327,7 +424,11 @@ describe('jobs: slots, deletes and assignment', () => {
 
       for (const bad of [inactive.id, randomUUID(), 'nobody', ADMIN.id]) {
         const res = await assign(bad);
-        expect([bad, res.status, res.body.message]).toEqual([bad, 400, 'Jobs can only be assigned to an active technician.']);
+        expect([bad, res.status, res.body.message]).toEqual([
+          bad,
+          400,
+          'Jobs can only be assigned to an active technician.',
+        ]);
       }
       expect((await get(job.jobId)).body.assignedTechnicianId).toBe(tech.id);
 
@@ -335,7 +436,11 @@ describe('jobs: slots, deletes and assignment', () => {
       await assign(tech.id);
       expect((await h.outboxTypes(job.jobId)).filter((t) => t === 'job.assigned.v1')).toHaveLength(1);
       const cleared = await assign(null);
-      expect(cleared.body).toMatchObject({ assignedTechnicianId: null, assignedTechnician: null, scheduleStatus: 'pending' });
+      expect(cleared.body).toMatchObject({
+        assignedTechnicianId: null,
+        assignedTechnician: null,
+        scheduleStatus: 'pending',
+      });
       expect((await h.outboxTypes(job.jobId)).filter((t) => t === 'job.assigned.v1')).toHaveLength(2);
     });
 
@@ -345,7 +450,13 @@ describe('jobs: slots, deletes and assignment', () => {
       const names = res.body.map((t: { username: string }) => t.username);
       expect(names).toContain('tina');
       expect(names).not.toContain('ivan');
-      expect(res.body[0]).toEqual({ id: expect.any(String), username: expect.any(String), email: expect.any(String), role: 'technician', isActive: true });
+      expect(res.body[0]).toEqual({
+        id: expect.any(String),
+        username: expect.any(String),
+        email: expect.any(String),
+        role: 'technician',
+        isActive: true,
+      });
     });
   });
 
