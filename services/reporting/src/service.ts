@@ -1,19 +1,15 @@
-import { purgeInbox } from '@tyres/events';
 import { serviceHttp, startService, type Logger, type ServiceRuntime } from '@tyres/service-kit';
 import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
-import { startDayRefresher, type DayRefresher } from './db/day-summaries';
+
 import { subscribeReporting } from './events/subscriptions';
 import { mountRoutes } from './http/routes';
+import { startDayRefresher, type DayRefresher } from './workers/day-refresher';
+import { startInboxPurge } from './workers/inbox-purge';
 
 export interface ReportingOverrides {
   clock?: () => Date;
 }
-
-/** Inbox rows older than this are purged (far beyond any retry or DLQ replay); the event store's unique event id
- * still refuses a duplicate after that. */
-export const INBOX_RETENTION_MS = 30 * 24 * 3600_000;
-const INBOX_PURGE_EVERY_MS = 6 * 3600_000;
 
 /**
  * The composition root shared by main.ts and the integration tests: config → db → bus subscriptions → HTTP.
@@ -43,16 +39,11 @@ export async function startReporting(
         routes: (app) => mountRoutes(app, { db, clock }),
       }),
     start: async ({ lifecycle }) => {
-      // Day summaries: recomputed from the facts for the days events marked dirty (src/db/day-summaries.ts).
+      // Background work (src/workers): day summaries recomputed for the days events marked dirty; old inbox rows purged.
       refresher = startDayRefresher({ db, logger });
       lifecycle.onShutdown('day refresher', () => refresher?.stop());
-      const purge = () =>
-        purgeInbox(db, DB_SCHEMA, INBOX_RETENTION_MS)
-          .then((n) => (n > 0 ? logger.info({ purged: n }, 'old inbox rows purged') : undefined))
-          .catch((err: unknown) => logger.warn({ err }, 'inbox purge failed; retrying later'));
-      const timer = setInterval(purge, INBOX_PURGE_EVERY_MS);
-      timer.unref();
-      lifecycle.onShutdown('inbox purge', () => clearInterval(timer));
+      const stopPurge = startInboxPurge(db, logger);
+      lifecycle.onShutdown('inbox purge', stopPurge);
     },
   });
 }

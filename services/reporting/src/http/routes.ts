@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { GstBlockCache } from '../db/gst-block-cache';
 import { gstData, payablesData, plData } from '../db/reports';
 import { perthDate } from '../domain/dates';
-import { periodQuery } from '../domain/period';
+import { periodQuery } from './period-query';
 import { enhancedPl, gstTotals, payablesReport } from '../domain/reports';
 
 export interface ReportRoutesDeps {

@@ -79,6 +79,8 @@ export interface TestReporting {
   admin: Identity;
   technician: Identity;
   token(identity: Identity): string;
+  /** A gateway-signed identity that expired a minute ago. */
+  expiredToken(identity: Identity): string;
   /** GET as the admin (or as `identity`, or with no identity when null). */
   get(pathAndQuery: string, identity?: Identity | null): Promise<HttpAnswer>;
   /** Publishes events (confirmed) and waits until the service has stored `expectStored` more of them (default: all). */
@@ -148,6 +150,7 @@ export async function startTestReporting(
     admin,
     technician,
     token,
+    expiredToken: (identity) => signIdentity(keys.privateKey, identity, -60),
     async get(pathAndQuery, identity) {
       const who = identity === undefined ? admin : identity;
       const res = await fetch(baseUrl + pathAndQuery, {

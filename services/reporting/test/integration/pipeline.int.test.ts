@@ -254,6 +254,82 @@ describe('deletes', () => {
   });
 });
 
+describe('GST day blocks (cached by the route by revision)', () => {
+  const nov = `/api/dashboard/reports/gst${month('2025-11')}`;
+  const revision = async (day: string) =>
+    (
+      await r.sql<{ revision: string }>(
+        `SELECT "revision"::text AS revision FROM "reporting"."gst_day_blocks" WHERE "kind" = 'customer' AND "day" = $1::date`,
+        day,
+      )
+    )[0]?.revision;
+  const numbers = (body: { customerInvoices: { invoiceNumber: string; totalAmount: string }[] }) =>
+    body.customerInvoices.map((i) => `${i.invoiceNumber} ${i.totalAmount}`);
+
+  it('always answers the current blocks: changed, emptied and refilled days, in a period and over all time', async () => {
+    const c1 = fx.invoice({
+      invoiceNumber: 'CACHE-1',
+      status: 'sent',
+      invoiceDate: '2025-11-03',
+      items: [{ category: 'tyre', quantity: 1, unitPrice: '100.00' }],
+    });
+    const c2 = fx.invoice({
+      invoiceNumber: 'CACHE-2',
+      status: 'sent',
+      invoiceDate: '2025-11-04',
+      items: [{ category: 'labour', quantity: 1, unitPrice: '40.00' }],
+    });
+    await r.publish([fx.invoiceIssued(c1), fx.invoiceIssued(c2)]);
+    // Both requests put the blocks in the cache.
+    expect(numbers((await r.get(nov)).body)).toEqual(['CACHE-1 110.00', 'CACHE-2 44.00']);
+    expect(numbers((await r.get('/api/dashboard/reports/gst')).body)).toEqual(
+      expect.arrayContaining(['CACHE-1 110.00', 'CACHE-2 44.00']),
+    );
+    const rev3 = await revision('2025-11-03');
+    const rev4 = await revision('2025-11-04');
+
+    // A changed invoice: its day gets a new revision, the other day keeps its own.
+    const c1b = {
+      ...c1,
+      items: [{ category: 'tyre' as const, quantity: 2, unitPrice: '100.00' }],
+      updatedAt: fx.tick(),
+    };
+    await r.publish([fx.invoiceUpdated(c1b, ['items'])]);
+    expect(await revision('2025-11-03')).not.toBe(rev3);
+    expect(await revision('2025-11-04')).toBe(rev4);
+    let gst = await r.get(nov);
+    expect(gst.body.gstCollected).toBe('24.00');
+    expect(numbers(gst.body)).toEqual(['CACHE-1 220.00', 'CACHE-2 44.00']);
+    const all = await r.get('/api/dashboard/reports/gst');
+    expect(numbers(all.body)).toEqual(expect.arrayContaining(['CACHE-1 220.00', 'CACHE-2 44.00']));
+    expect(numbers(all.body)).not.toContain('CACHE-1 110.00');
+
+    // A new snapshot that changes nothing the report shows keeps the day's revision (the cached bytes stay valid).
+    const rev3b = await revision('2025-11-03');
+    await r.publish([fx.invoiceUpdated({ ...c1b, updatedAt: fx.tick() }, [])]);
+    expect(await revision('2025-11-03')).toBe(rev3b);
+
+    // The day emptied (its block is gone), then filled again (a new block): never the cached bytes of before.
+    await r.publish([fx.invoiceDeleted(c1b)]);
+    expect(await revision('2025-11-03')).toBeUndefined();
+    gst = await r.get(nov);
+    expect(numbers(gst.body)).toEqual(['CACHE-2 44.00']);
+    expect(gst.body.gstCollected).toBe('4.00');
+    const c3 = fx.invoice({
+      invoiceNumber: 'CACHE-3',
+      status: 'paid',
+      invoiceDate: '2025-11-03',
+      items: [{ category: 'battery', quantity: 1, unitPrice: '150.00' }],
+    });
+    await r.publish([fx.invoiceIssued(c3)]);
+    gst = await r.get(nov);
+    expect(numbers(gst.body)).toEqual(['CACHE-3 165.00', 'CACHE-2 44.00']);
+    expect(gst.body.gstCollected).toBe('19.00');
+    // The body is valid JSON of exactly its Content-Length.
+    expect(Number(gst.headers.get('content-length'))).toBe(Buffer.byteLength(gst.text));
+  });
+});
+
 describe('poison messages', () => {
   it('dead-letters malformed and contract-breaking messages without storing anything', async () => {
     const before = await r.storedCount();
@@ -307,6 +383,17 @@ describe('HTTP', () => {
         headers: { 'x-identity-token': signIdentity(keyPair().privateKey, r.admin) },
       });
       expect(forged.status).toBe(401);
+      // An expired or unreadable token is refused, and no other header is trusted as an identity.
+      const expired = await fetch(r.baseUrl + route, {
+        headers: { 'x-identity-token': r.expiredToken(r.admin) },
+      });
+      expect(expired.status).toBe(401);
+      const garbage = await fetch(r.baseUrl + route, { headers: { 'x-identity-token': 'not-a-jwt' } });
+      expect(garbage.status).toBe(401);
+      const headersOnly = await fetch(r.baseUrl + route, {
+        headers: { 'x-user-role': 'admin', 'x-user-id': r.admin.id, authorization: 'Bearer x' },
+      });
+      expect(headersOnly.status).toBe(401);
       expect((await r.get(route)).status).toBe(200);
     }
   });
