@@ -1,4 +1,13 @@
-import { createContext, useContext, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  Fragment,
+  useContext,
+  useEffect,
+  useReducer,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
@@ -48,7 +57,13 @@ function NotificationCard({
         <span className="dash-muted">
           {[item.suburb, item.scheduledDate ? formatShortDate(item.scheduledDate) : null, item.timeSlot]
             .filter(Boolean)
-            .join(' · ')}
+            .map((part, i) => (
+              // Each part stays on one line ("10-12 AM" never splits); the line breaks between parts.
+              <Fragment key={i}>
+                {i > 0 && ' · '}
+                <span className="dash-nowrap">{part}</span>
+              </Fragment>
+            ))}
         </span>
       </div>
       <div className="dash-notice__actions">
@@ -58,6 +73,7 @@ function NotificationCard({
         <Button
           size="small"
           type="text"
+          className="dash-notice__dismiss"
           onClick={onDismiss}
           aria-label={`Dismiss notification for ${item.jobNumber || 'new booking'}`}
         >

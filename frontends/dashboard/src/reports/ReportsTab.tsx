@@ -23,6 +23,9 @@ function Stat({ label, value, tone }: { label: string; value: ReactNode; tone?: 
   );
 }
 
+/** Columns that only fit from small tablets up; phones keep the names, GST and totals. */
+const WIDE: ['sm'] = ['sm'];
+
 const isZero = (v: string | number | null | undefined) => !toCents(v ?? 0);
 const pct = (v: string | number | null | undefined) => `${Number(v ?? 0).toFixed(1)}%`;
 
@@ -86,14 +89,30 @@ export function GstView({ report }: { report: GstReport }) {
         rowKey={(r) => r.invoiceNumber}
         dataSource={report.customerInvoices}
         pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        scroll={{ x: 640 }}
+        scroll={{ x: 'max-content' }}
         locale={{ emptyText: 'No customer invoices in this period' }}
         columns={[
           { title: 'Invoice', dataIndex: 'invoiceNumber' },
           { title: 'Customer', dataIndex: 'customerName' },
-          { title: 'Date', dataIndex: 'issueDate', render: (v: string) => formatShortDate(v) },
-          { title: 'Status', dataIndex: 'status', render: (v: string) => <InvoiceStatusTag status={v} /> },
-          { title: 'Subtotal', dataIndex: 'subtotal', align: 'right', render: (v: string) => formatMoney(v) },
+          {
+            title: 'Date',
+            dataIndex: 'issueDate',
+            responsive: WIDE,
+            render: (v: string) => formatShortDate(v),
+          },
+          {
+            title: 'Status',
+            dataIndex: 'status',
+            responsive: WIDE,
+            render: (v: string) => <InvoiceStatusTag status={v} />,
+          },
+          {
+            title: 'Subtotal',
+            dataIndex: 'subtotal',
+            align: 'right',
+            responsive: WIDE,
+            render: (v: string) => formatMoney(v),
+          },
           { title: 'GST', dataIndex: 'gstAmount', align: 'right', render: (v: string) => formatMoney(v) },
           { title: 'Total', dataIndex: 'totalAmount', align: 'right', render: (v: string) => formatMoney(v) },
         ]}
@@ -104,18 +123,30 @@ export function GstView({ report }: { report: GstReport }) {
         rowKey={(r) => `${r.supplierName}-${r.invoiceNumber}`}
         dataSource={report.purchaseInvoices}
         pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        scroll={{ x: 640 }}
+        scroll={{ x: 'max-content' }}
         locale={{ emptyText: 'No purchase invoices in this period' }}
         columns={[
           { title: 'Invoice', dataIndex: 'invoiceNumber' },
           { title: 'Supplier', dataIndex: 'supplierName' },
-          { title: 'Date', dataIndex: 'invoiceDate', render: (v: string) => formatShortDate(v) },
+          {
+            title: 'Date',
+            dataIndex: 'invoiceDate',
+            responsive: WIDE,
+            render: (v: string) => formatShortDate(v),
+          },
           {
             title: 'Paid',
             dataIndex: 'isPaid',
+            responsive: WIDE,
             render: (v: boolean) => <Tag color={v ? 'green' : 'orange'}>{v ? 'Paid' : 'Unpaid'}</Tag>,
           },
-          { title: 'Subtotal', dataIndex: 'subtotal', align: 'right', render: (v: string) => formatMoney(v) },
+          {
+            title: 'Subtotal',
+            dataIndex: 'subtotal',
+            align: 'right',
+            responsive: WIDE,
+            render: (v: string) => formatMoney(v),
+          },
           { title: 'GST', dataIndex: 'gstAmount', align: 'right', render: (v: string) => formatMoney(v) },
           { title: 'Total', dataIndex: 'totalAmount', align: 'right', render: (v: string) => formatMoney(v) },
         ]}
@@ -170,6 +201,7 @@ export function PayablesView({ report }: { report: PayablesReport }) {
               { key: 'unpaid', name: 'Unpaid', color: PALETTE[3]! },
             ]}
             stacked
+            horizontal
           />
         </>
       )}
@@ -181,10 +213,10 @@ export function PayablesView({ report }: { report: PayablesReport }) {
             rowKey="category"
             dataSource={report.purchasesByCategory}
             pagination={false}
-            scroll={{ x: 560 }}
+            scroll={{ x: 'max-content' }}
             columns={[
               { title: 'Category', dataIndex: 'category', render: (v: string) => categoryLabel(v) },
-              { title: 'Invoices', dataIndex: 'invoiceCount', align: 'right' },
+              { title: 'Invoices', dataIndex: 'invoiceCount', align: 'right', responsive: WIDE },
               {
                 title: 'Total',
                 dataIndex: 'totalAmount',
@@ -194,6 +226,7 @@ export function PayablesView({ report }: { report: PayablesReport }) {
               {
                 title: 'Paid',
                 dataIndex: 'paidAmount',
+                responsive: WIDE,
                 align: 'right',
                 render: (v: string) => formatMoney(v),
               },
@@ -213,12 +246,12 @@ export function PayablesView({ report }: { report: PayablesReport }) {
         rowKey="id"
         dataSource={report.upcomingPayments}
         pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        scroll={{ x: 560 }}
+        scroll={{ x: 'max-content' }}
         locale={{ emptyText: 'Nothing due' }}
         columns={[
           { title: 'Supplier', dataIndex: 'supplierName' },
-          { title: 'Invoice', dataIndex: 'invoiceNumber' },
-          { title: 'Due', dataIndex: 'dueDate', render: (v: string) => formatShortDate(v) },
+          { title: 'Invoice', dataIndex: 'invoiceNumber', responsive: WIDE },
+          { title: 'Due', dataIndex: 'dueDate', responsive: WIDE, render: (v: string) => formatShortDate(v) },
           {
             title: 'Days',
             dataIndex: 'daysUntilDue',
@@ -321,7 +354,15 @@ export function PlView({ report }: { report: EnhancedPlReport }) {
 }
 
 const SUB_TABS = [
-  { key: 'gst', label: 'GST Tracking (Visual Only)' },
+  {
+    key: 'gst',
+    // "(Visual Only)" drops to a second line on phones so all three sub-tabs fit side by side.
+    label: (
+      <span className="dash-subtab">
+        GST Tracking<span className="dash-subtab__note"> (Visual Only)</span>
+      </span>
+    ),
+  },
   { key: 'payables', label: 'Payables' },
   { key: 'pl', label: 'P&L Report' },
 ];

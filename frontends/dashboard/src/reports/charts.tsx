@@ -59,36 +59,58 @@ function ChartFrame({
   );
 }
 
-/** Grouped bars: one group per entry, one bar per series. */
+/**
+ * Grouped (or stacked) bars: one group per entry, one bar per series. `horizontal` lays the bars sideways with the
+ * names on the left, for long names (suppliers) that would collide under vertical bars on a phone.
+ */
 export function MoneyBarChart({
   label,
   data,
   series,
   stacked = false,
+  horizontal = false,
   height,
 }: {
   label: string;
   data: { name: string; [key: string]: string | number }[];
   series: { key: string; name: string; color: string }[];
   stacked?: boolean;
+  horizontal?: boolean;
   height?: number;
 }) {
+  const radius: [number, number, number, number] = horizontal ? [0, 4, 4, 0] : [4, 4, 0, 0];
   return (
-    <ChartFrame label={label} height={height}>
-      <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 8 }}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="name" tick={{ fontSize: 12 }} interval={0} />
-        <YAxis tickFormatter={compact} tick={{ fontSize: 12 }} width={56} />
+    <ChartFrame label={label} height={height ?? (horizontal ? 72 + 44 * data.length : undefined)}>
+      <BarChart
+        data={data}
+        layout={horizontal ? 'vertical' : 'horizontal'}
+        margin={{ top: 8, right: 16, left: 0, bottom: 8 }}
+      >
+        <CartesianGrid strokeDasharray="3 3" vertical={horizontal} horizontal={!horizontal} />
+        {horizontal ? (
+          <>
+            <XAxis type="number" tickFormatter={compact} tick={{ fontSize: 12 }} />
+            <YAxis type="category" dataKey="name" tick={{ fontSize: 12 }} width={140} interval={0} />
+          </>
+        ) : (
+          <>
+            <XAxis dataKey="name" tick={{ fontSize: 12 }} interval={0} />
+            <YAxis tickFormatter={compact} tick={{ fontSize: 12 }} width={56} />
+          </>
+        )}
         <Tooltip formatter={(v) => money(v)} />
         <Legend />
-        {series.map((s) => (
+        {series.map((s, i) => (
           <Bar
             key={s.key}
             dataKey={s.key}
             name={s.name}
             fill={s.color}
             stackId={stacked ? 'stack' : undefined}
-            radius={stacked ? 0 : [4, 4, 0, 0]}
+            // Only the outer end of a stack is rounded.
+            radius={!stacked || i === series.length - 1 ? radius : 0}
+            maxBarSize={horizontal ? 28 : undefined}
+            isAnimationActive={false}
           />
         ))}
       </BarChart>
@@ -113,7 +135,7 @@ export function FigureBars({
         <XAxis dataKey="name" tick={{ fontSize: 12 }} />
         <YAxis tickFormatter={compact} tick={{ fontSize: 12 }} width={56} />
         <Tooltip formatter={(v) => money(v)} />
-        <Bar dataKey="value" name="Amount" radius={[4, 4, 0, 0]} maxBarSize={96}>
+        <Bar dataKey="value" name="Amount" radius={[4, 4, 0, 0]} maxBarSize={96} isAnimationActive={false}>
           {data.map((d) => (
             <Cell key={d.name} fill={d.color} />
           ))}
@@ -123,7 +145,7 @@ export function FigureBars({
   );
 }
 
-/** Share of a total by category (a donut with a legend). */
+/** Share of a total by category: a donut, and a legend that says each category's amount and share. */
 export function CategoryPie({
   label,
   data,
@@ -134,16 +156,31 @@ export function CategoryPie({
   const rows = data
     .map((d) => ({ name: categoryLabel(d.category), value: num(d.amount) }))
     .filter((d) => d.value > 0);
+  const total = rows.reduce((sum, row) => sum + row.value, 0);
+  const share = (value: number) => (total > 0 ? `${Math.round((value / total) * 100)}%` : '');
   return (
-    <ChartFrame label={label} height={280}>
+    <ChartFrame label={label} height={220 + 22 * Math.ceil(rows.length / 2)}>
       <PieChart>
-        <Pie data={rows} dataKey="value" nameKey="name" innerRadius="45%" outerRadius="75%" paddingAngle={2}>
+        <Pie
+          data={rows}
+          dataKey="value"
+          nameKey="name"
+          innerRadius="45%"
+          outerRadius="80%"
+          paddingAngle={2}
+          isAnimationActive={false}
+        >
           {rows.map((row, i) => (
             <Cell key={row.name} fill={PALETTE[i % PALETTE.length]} />
           ))}
         </Pie>
         <Tooltip formatter={(v) => money(v)} />
-        <Legend />
+        <Legend
+          formatter={(name: string, entry) => {
+            const value = (entry.payload as { value?: number } | undefined)?.value ?? 0;
+            return `${name} ${money(value)} (${share(value)})`;
+          }}
+        />
       </PieChart>
     </ChartFrame>
   );
