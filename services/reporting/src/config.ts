@@ -1,7 +1,13 @@
 import { loadConfig, serviceEnvSchema } from '@tyres/service-kit';
-import type { z } from 'zod';
+import { z } from 'zod';
 
-export const configSchema = serviceEnvSchema(3004);
+export const configSchema = serviceEnvSchema(3004).extend({
+  /**
+   * Budget of the GST report's day-block cache (src/db/gst-block-cache.ts), in MiB; 0 turns it off (every block
+   * read from Postgres on every request). A two-year history of 200,000 GST rows takes about 34 MiB.
+   */
+  GST_BLOCK_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(128),
+});
 export type Config = z.output<typeof configSchema>;
 
 export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config =>

@@ -2,6 +2,7 @@ import { serviceHttp, startService, type Logger, type ServiceRuntime } from '@ty
 import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
 
+import { GstBlockCache } from './db/gst-block-cache';
 import { subscribeReporting } from './events/subscriptions';
 import { mountRoutes } from './http/routes';
 import { startDayRefresher, type DayRefresher } from './workers/day-refresher';
@@ -36,7 +37,12 @@ export async function startReporting(
         logger,
         readiness,
         identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-        routes: (app) => mountRoutes(app, { db, clock }),
+        routes: (app) =>
+          mountRoutes(app, {
+            db,
+            clock,
+            gstCache: new GstBlockCache(config.GST_BLOCK_CACHE_MB * 1024 * 1024),
+          }),
       }),
     start: async ({ lifecycle }) => {
       // Background work (src/workers): day summaries recomputed for the days events marked dirty; old inbox rows purged.
