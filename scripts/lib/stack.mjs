@@ -133,12 +133,17 @@ export function run(cmd, args, opts = {}) {
 
 const COLORS = [36, 33, 35, 32, 34, 31];
 
-/** Starts each service's compiled main.js with its port; output is prefixed with the service name. */
+/**
+ * Starts each service's compiled main.js with its port; output is prefixed with the service name.
+ * SERVICE_NODE_ARGS adds node flags to every service, e.g. to profile a benchmark:
+ *   SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench:booking
+ */
 export function startServices(env, { quiet = false, only } = {}) {
   const offset = Number(env.PORT_OFFSET ?? 0);
+  const nodeArgs = (env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   return SERVICES.filter((svc) => !only || only.includes(svc.name)).map((svc, i) => {
     const port = svc.name === 'gateway' ? Number(env.GATEWAY_PORT ?? 8080) : svc.port + offset;
-    const child = spawn(process.execPath, [path.join(ROOT, 'services', svc.name, 'dist', 'main.js')], {
+    const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'services', svc.name, 'dist', 'main.js')], {
       cwd: ROOT,
       env: { ...env, PORT: String(port), SERVICE_NAME: svc.name },
       stdio: ['ignore', 'pipe', 'pipe'],
