@@ -122,7 +122,9 @@ export function createApiForwarder(deps: ApiForwarderDeps) {
       answer.pipe(res);
       answer.on('error', () => res.destroy());
     });
+    let refused = false;
     upstream.on('error', (err) => {
+      if (refused) return;
       deps.logger.warn(
         { err: err.message, upstream: route.upstream, url: req.url, correlationId },
         'upstream unavailable',
@@ -137,6 +139,22 @@ export function createApiForwarder(deps: ApiForwarderDeps) {
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+    // A body without Content-Length (chunked) is counted as it streams: past the cap the upstream call is
+    // abandoned and the client gets the same 413 (then the connection is closed, the rest is not read).
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+      let seen = 0;
+      req.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen <= limit || refused) return;
+        refused = true;
+        req.unpipe(upstream);
+        upstream.destroy();
+        if (res.headersSent) return res.destroy();
+        res.setHeader('Connection', 'close');
+        res.on('finish', () => req.socket.destroy());
+        sendJson(res, 413, { message: 'Request body is too large', code: 'payload_too_large' });
+      });
+    }
     req.pipe(upstream);
   }
 

@@ -257,6 +257,38 @@ describe('edge protection and proxying', () => {
     const big = await client().request('POST', '/api/bookings', { notes: 'x'.repeat(1_100_000) });
     expect(big.status).toBe(413);
     expect(big.body.message).toBe('Request body is too large');
+    // The same cap for a chunked body, which has no Content-Length to check up front.
+    const seenBefore = gw.upstream.seen.length;
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: gw.port,
+          path: '/api/bookings',
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      const chunk = 'x'.repeat(64 * 1024);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 2_000_000) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body).message).toBe('Request body is too large');
+    expect(gw.upstream.seen.length).toBeLessThanOrEqual(seenBefore + 1);
   });
 
   it('answers 404 JSON for unknown API paths and 502 JSON when a service is down', async () => {
