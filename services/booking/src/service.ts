@@ -47,7 +47,11 @@ export function addressProviderFor(config: Config, suburbs: Suburbs, logger: Log
   return new FallbackAddressProvider(google, offline, logger);
 }
 
-export async function startBooking(config: Config, logger: Logger, options: BookingOptions = {}): Promise<BookingService> {
+export async function startBooking(
+  config: Config,
+  logger: Logger,
+  options: BookingOptions = {},
+): Promise<BookingService> {
   const clock = options.clock ?? (() => new Date());
   const database = await createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const { prisma: db, sql } = database;
@@ -74,6 +78,7 @@ export async function startBooking(config: Config, logger: Logger, options: Book
         clock,
         logger,
         holdMinutes: config.BOOKING_HOLD_MINUTES,
+        staffAlertEmail: config.STAFF_ALERT_EMAIL,
         onSlotsChanged,
       });
       const handlers = bookingHandlers({ db, outbox, wake, clock, bookings });
@@ -85,7 +90,14 @@ export async function startBooking(config: Config, logger: Logger, options: Book
       parts = {
         bookings,
         reservations: new Reservations({ sql, outbox, wake, clock, onSlotsChanged }),
-        sweeper: createHoldSweeper({ sql, outbox, wake, clock, logger, intervalMs: config.HOLD_SWEEP_INTERVAL_MS }),
+        sweeper: createHoldSweeper({
+          sql,
+          outbox,
+          wake,
+          clock,
+          logger,
+          intervalMs: config.HOLD_SWEEP_INTERVAL_MS,
+        }),
       };
     },
     http: ({ outbox, relay, readiness }) => {
@@ -115,7 +127,11 @@ export async function startBooking(config: Config, logger: Logger, options: Book
       const listener = database.listen('booking_slots', {
         onNotify: (date) => slotCache.invalidate(date),
         onState: (listening) => slotCache.setEnabled(listening),
-        onError: (err) => logger.warn({ err: err.message }, 'slot change listener lost its connection; slot lists uncached until it is back'),
+        onError: (err) =>
+          logger.warn(
+            { err: err.message },
+            'slot change listener lost its connection; slot lists uncached until it is back',
+          ),
       });
       lifecycle.onShutdown('slot change listener', () => listener.close());
     },

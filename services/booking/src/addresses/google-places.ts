@@ -54,7 +54,10 @@ export class GooglePlacesProvider implements AddressProvider {
     return (await res.json()) as T;
   }
 
-  async suggest(query: string, options: { limit?: number; sessionToken?: string } = {}): Promise<AddressSuggestion[]> {
+  async suggest(
+    query: string,
+    options: { limit?: number; sessionToken?: string } = {},
+  ): Promise<AddressSuggestion[]> {
     const input = query.trim();
     if (input.length < ADDRESS_MIN_CHARS) return [];
     const limit = options.limit ?? ADDRESS_MAX_SUGGESTIONS;
@@ -66,8 +69,13 @@ export class GooglePlacesProvider implements AddressProvider {
       languageCode: 'en-AU',
       ...(options.sessionToken ? { sessionToken: options.sessionToken } : {}),
     };
-    const data = await this.call<AutocompleteResponse>(AUTOCOMPLETE_URL, { method: 'POST', body: JSON.stringify(body) });
-    const predictions = (data.suggestions ?? []).map((s) => s.placePrediction).filter((p): p is Prediction => Boolean(p));
+    const data = await this.call<AutocompleteResponse>(AUTOCOMPLETE_URL, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
+    const predictions = (data.suggestions ?? [])
+      .map((s) => s.placePrediction)
+      .filter((p): p is Prediction => Boolean(p));
     const gazetteer = await this.options.gazetteer();
     const out: AddressSuggestion[] = [];
     for (const p of predictions) {
@@ -75,11 +83,16 @@ export class GooglePlacesProvider implements AddressProvider {
       const street = p.structuredFormat?.mainText?.text?.trim() ?? '';
       const secondary = p.structuredFormat?.secondaryText?.text ?? '';
       // "Mandurah WA, Australia" -> "Mandurah", "WA"
-      const locality = /^(.*?)(?:\s+(WA|NSW|VIC|QLD|SA|TAS|NT|ACT))?$/i.exec(secondary.split(',')[0]?.trim() ?? '');
+      const locality = /^(.*?)(?:\s+(WA|NSW|VIC|QLD|SA|TAS|NT|ACT))?$/i.exec(
+        secondary.split(',')[0]?.trim() ?? '',
+      );
       const suburbName = locality?.[1]?.trim() ?? '';
       const state = (locality?.[2] ?? 'WA').toUpperCase();
       let suburb = suburbName;
-      let postcode = state === 'WA' ? gazetteer.find((l) => slugName(l.name) === slugName(suburbName))?.postcode : undefined;
+      let postcode =
+        state === 'WA'
+          ? gazetteer.find((l) => slugName(l.name) === slugName(suburbName))?.postcode
+          : undefined;
       if (!postcode && p.placeId) {
         const details = await this.call<DetailsResponse>(
           `${DETAILS_URL}${encodeURIComponent(p.placeId)}${options.sessionToken ? `?sessionToken=${encodeURIComponent(options.sessionToken)}` : ''}`,
@@ -91,7 +104,12 @@ export class GooglePlacesProvider implements AddressProvider {
         suburb = component('locality')?.longText ?? suburb;
       }
       if (!street || !suburb || !postcode) continue;
-      out.push({ streetAddress: street, fullAddress: fullAddress(street, suburb, postcode, state), suburb, postcode });
+      out.push({
+        streetAddress: street,
+        fullAddress: fullAddress(street, suburb, postcode, state),
+        suburb,
+        postcode,
+      });
     }
     return out;
   }

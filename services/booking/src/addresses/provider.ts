@@ -33,11 +33,17 @@ export class FallbackAddressProvider implements AddressProvider {
     this.name = `${primary.name}+${fallback.name}`;
   }
 
-  async suggest(query: string, options?: { limit?: number; sessionToken?: string }): Promise<AddressSuggestion[]> {
+  async suggest(
+    query: string,
+    options?: { limit?: number; sessionToken?: string },
+  ): Promise<AddressSuggestion[]> {
     try {
       return await this.primary.suggest(query, options);
     } catch (err) {
-      this.logger.warn({ err: err instanceof Error ? err.message : String(err), provider: this.primary.name }, 'address provider failed; using fallback');
+      this.logger.warn(
+        { err: err instanceof Error ? err.message : String(err), provider: this.primary.name },
+        'address provider failed; using fallback',
+      );
       return this.fallback.suggest(query, options);
     }
   }

@@ -10,7 +10,14 @@ import { MSG } from '../domain/messages';
 import { computeQuote, prepaidAllowed, type Quote } from '../domain/pricing';
 import type { NormalizedBooking } from '../domain/requests';
 import { formatJobNumber, hashToken, newBookingToken } from '../domain/tokens';
-import { bookingCreatedEvent, bookingPhotoAddedEvent, bookingQuotedEvent, eventMeta, type BookingRow } from '../events/builders';
+import {
+  bookingCreatedEvent,
+  bookingPhotoAddedEvent,
+  bookingQuotedEvent,
+  eventMeta,
+  paymentConflictEmails,
+  type BookingRow,
+} from '../events/builders';
 import { Prisma, withTxRetry, type Db, type LockedTransaction, type Sql, type Tx } from './client';
 import type { Booking } from './generated/client';
 import { upsertCustomerAndVehicle } from './customers';
@@ -32,6 +39,8 @@ export interface BookingDeps {
   clock: () => Date;
   logger: Logger;
   holdMinutes: number;
+  /** Also told when a paid booking lost its slot (see paymentConflictEmails). */
+  staffAlertEmail?: string;
   /** Called after a commit that changed a date's slots (drops this replica's cached list at once). */
   onSlotsChanged: (date: string) => void;
 }
@@ -69,18 +78,33 @@ export class Bookings {
 
   /** Server-side price of a booking request (tyre price from the catalogue; the client's numbers are ignored). */
   async price(job: NormalizedBooking['job'], prepaid: boolean): Promise<Quote> {
-    const tyre = job.serviceType === 'new-tyres' && job.tyreSize ? await tyrePrice(this.deps.sql, job.tyreSize, job.tyreBrand) : undefined;
-    const input = { serviceType: job.serviceType, tyreSize: job.tyreSize, tyrePriceCents: tyre?.cents ?? null, quantity: job.tyreQuantity ?? 1 };
+    const tyre =
+      job.serviceType === 'new-tyres' && job.tyreSize
+        ? await tyrePrice(this.deps.sql, job.tyreSize, job.tyreBrand)
+        : undefined;
+    const input = {
+      serviceType: job.serviceType,
+      tyreSize: job.tyreSize,
+      tyrePriceCents: tyre?.cents ?? null,
+      quantity: job.tyreQuantity ?? 1,
+    };
     const quote = computeQuote({ ...input, prepaid });
     // Prepaid is forced to onsite for battery service and callback quotes (spec section 4): no discount either.
-    return prepaid && !prepaidAllowed(job.serviceType, quote) ? computeQuote({ ...input, prepaid: false }) : quote;
+    return prepaid && !prepaidAllowed(job.serviceType, quote)
+      ? computeQuote({ ...input, prepaid: false })
+      : quote;
   }
 
   /** POST /api/bookings: an onsite (or staff-recorded) booking, confirmed at once. */
   async book(input: NormalizedBooking, idempotency?: IdempotencyRequest): Promise<BookingAnswer | Replay> {
     const quote = await this.price(input.job, input.job.paymentMethod === 'prepaid');
     const paymentMethod = quote.prepaid ? 'prepaid' : 'onsite';
-    const result = await this.create({ ...input, job: { ...input.job, paymentMethod } }, quote, 'booking', idempotency);
+    const result = await this.create(
+      { ...input, job: { ...input.job, paymentMethod } },
+      quote,
+      'booking',
+      idempotency,
+    );
     return 'replay' in result ? result : (result.answer as BookingAnswer);
   }
 
@@ -88,7 +112,12 @@ export class Bookings {
   async quote(input: NormalizedBooking, idempotency?: IdempotencyRequest): Promise<QuoteAnswer | Replay> {
     const quote = await this.price(input.job, true);
     if (!quote.prepaid) throw badRequest(MSG.prepaidNotAvailable, undefined, 'prepaid_not_available');
-    const result = await this.create({ ...input, job: { ...input.job, paymentMethod: 'prepaid' } }, quote, 'quote', idempotency);
+    const result = await this.create(
+      { ...input, job: { ...input.job, paymentMethod: 'prepaid' } },
+      quote,
+      'quote',
+      idempotency,
+    );
     return 'replay' in result ? result : (result.answer as QuoteAnswer);
   }
 
@@ -109,7 +138,11 @@ export class Bookings {
           const claim = await claimKey(tx, idempotency);
           if (!claim.claimed) {
             if (!claim.sameRequest)
-              throw new HttpError(422, 'This Idempotency-Key was already used for a different request', 'idempotency_key_reused');
+              throw new HttpError(
+                422,
+                'This Idempotency-Key was already used for a different request',
+                'idempotency_key_reused',
+              );
             return { replay: true as const, statusCode: claim.statusCode, body: claim.response };
           }
         }
@@ -117,7 +150,11 @@ export class Bookings {
         if (outcome === 'blocked') throw conflict(MSG.slotNoLongerAvailable, undefined, 'slot_unavailable');
         if (outcome === 'taken') throw conflict(MSG.slotJustBooked, undefined, 'slot_taken');
 
-        const { customerId, vehicleId, jobSeq } = await upsertCustomerAndVehicle(tx, input.customer, input.vehicle);
+        const { customerId, vehicleId, jobSeq } = await upsertCustomerAndVehicle(
+          tx,
+          input.customer,
+          input.vehicle,
+        );
         const token = mode === 'quote' ? newBookingToken() : undefined;
         const row: BookingRow = {
           id: randomUUID(),
@@ -153,7 +190,14 @@ export class Bookings {
           confirmedAt: mode === 'booking' ? now : null,
           createdAt: now,
         };
-        await insertBooking(tx, row, jobSeq, mode === 'quote' ? 'quoted' : 'confirmed', quote, token ? hashToken(token) : null);
+        await insertBooking(
+          tx,
+          row,
+          jobSeq,
+          mode === 'quote' ? 'quoted' : 'confirmed',
+          quote,
+          token ? hashToken(token) : null,
+        );
         let answer: BookingAnswer | QuoteAnswer;
         if (mode === 'quote') {
           await outbox.enqueue(tx, bookingQuotedEvent(row, token!, eventMeta()));
@@ -200,7 +244,12 @@ export class Bookings {
     const booking = await this.deps.db.booking.findUnique({ where: { bookingTokenHash: hashToken(token) } });
     if (!booking) return undefined;
     if (booking.status === 'confirmed') return booking;
-    if (booking.status === 'quoted' && booking.expiresAt && booking.expiresAt.getTime() > this.deps.clock().getTime()) return booking;
+    if (
+      booking.status === 'quoted' &&
+      booking.expiresAt &&
+      booking.expiresAt.getTime() > this.deps.clock().getTime()
+    )
+      return booking;
     return undefined;
   }
 
@@ -210,7 +259,10 @@ export class Bookings {
    * re-taken if the slot is still free; if someone else booked it meanwhile the booking is marked `conflict`
    * (paid, no slot) and logged for staff.
    */
-  async confirmPayment(tx: Tx, event: EventEnvelope<PaymentSucceededV1Data>): Promise<'confirmed' | 'already' | 'unknown' | 'conflict'> {
+  async confirmPayment(
+    tx: Tx,
+    event: EventEnvelope<PaymentSucceededV1Data>,
+  ): Promise<'confirmed' | 'already' | 'unknown' | 'conflict'> {
     const p = event.data;
     if (!p.quoteId && !p.jobId) return 'unknown';
     const found = await tx.booking.findFirst({ where: p.quoteId ? { id: p.quoteId } : { jobId: p.jobId! } });
@@ -236,11 +288,30 @@ export class Bookings {
     };
     const live = locked[0] !== undefined && locked[0].released_at === null;
     if (!live) {
-      const outcome = locked[0] ? await checkSlot(tx, this.deps.outbox, date, slot, now, found.jobId) : 'taken';
+      const outcome = locked[0]
+        ? await checkSlot(tx, this.deps.outbox, date, slot, now, found.jobId)
+        : 'taken';
       if (outcome !== 'reserved') {
         await tx.booking.update({ where: { id: found.id }, data: { ...paid, status: 'conflict' } });
+        // The customer has paid for a time they no longer have: they and the office hear about it now, not
+        // when the customer turns up waiting for a technician.
+        await this.deps.outbox.enqueue(
+          tx,
+          paymentConflictEmails(
+            found,
+            { date, slot, paidAt: new Date(p.succeededAt), staffAlertEmail: this.deps.staffAlertEmail },
+            () => eventMeta(event),
+          ),
+        );
         this.deps.logger.error(
-          { quoteId: found.id, jobId: found.jobId, jobNumber: found.jobNumber, date, slot, paymentId: p.paymentId },
+          {
+            quoteId: found.id,
+            jobId: found.jobId,
+            jobNumber: found.jobNumber,
+            date,
+            slot,
+            paymentId: p.paymentId,
+          },
           'paid after the hold expired and the slot was taken meanwhile: booking needs staff attention (rebook or refund)',
         );
         return 'conflict';
@@ -259,7 +330,16 @@ export class Bookings {
     const photos = await tx.jobPhoto.findMany({
       where: { bookingId: found.id },
       orderBy: { uploadedAt: 'asc' },
-      select: { id: true, jobId: true, type: true, filename: true, originalName: true, mimeType: true, size: true, uploadedAt: true },
+      select: {
+        id: true,
+        jobId: true,
+        type: true,
+        filename: true,
+        originalName: true,
+        mimeType: true,
+        size: true,
+        uploadedAt: true,
+      },
     });
     // One eventMeta per event, in publishing order: BookingCreated first, then the photos the quote already had.
     await this.deps.outbox.enqueue(tx, [

@@ -65,7 +65,9 @@ export async function createDatabase(databaseUrl: string, poolSize = 10): Promis
       options: '-c lock_timeout=10000',
     }).connect()
   ).underlyingDriver();
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: DB_SCHEMA, disposeExternalPool: true }) });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool, { schema: DB_SCHEMA, disposeExternalPool: true }),
+  });
   const prepared: Prepared = async <T>(name: string, text: string, values: unknown[]) =>
     (await pool.query({ name, text, values })).rows as T[];
   const lockedTransaction: LockedTransaction = async (lockKey, fn) => {
@@ -141,7 +143,14 @@ export async function createDatabase(databaseUrl: string, poolSize = 10): Promis
       },
     };
   };
-  return { prisma, sql: pgExecutor(pool), prepared, lockedTransaction, listen, $disconnect: () => prisma.$disconnect() };
+  return {
+    prisma,
+    sql: pgExecutor(pool),
+    prepared,
+    lockedTransaction,
+    listen,
+    $disconnect: () => prisma.$disconnect(),
+  };
 }
 
 /** Deadlocks and serialization failures from either Prisma or the driver. */

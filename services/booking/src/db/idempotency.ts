@@ -7,9 +7,11 @@ export interface IdempotencyRequest {
   requestHash: string;
 }
 
-export type ClaimResult = { claimed: true } | { claimed: false; statusCode: number; response: unknown; sameRequest: boolean };
+export type ClaimResult =
+  { claimed: true } | { claimed: false; statusCode: number; response: unknown; sameRequest: boolean };
 
-export const requestHash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+export const requestHash = (value: unknown) =>
+  createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 /**
  * Claims an Idempotency-Key at the start of the transaction that does the work. A concurrent request with the same
@@ -31,11 +33,21 @@ export async function claimKey(tx: Sql, req: IdempotencyRequest): Promise<ClaimR
     req.key,
   );
   const row = rows[0]!;
-  return { claimed: false, statusCode: row.status_code, response: row.response, sameRequest: row.request_hash === req.requestHash };
+  return {
+    claimed: false,
+    statusCode: row.status_code,
+    response: row.response,
+    sameRequest: row.request_hash === req.requestHash,
+  };
 }
 
 /** Stores the answer to replay, in the same transaction as the work. */
-export async function completeKey(tx: Sql, req: IdempotencyRequest, statusCode: number, response: unknown): Promise<void> {
+export async function completeKey(
+  tx: Sql,
+  req: IdempotencyRequest,
+  statusCode: number,
+  response: unknown,
+): Promise<void> {
   await tx.$executeRawUnsafe(
     `UPDATE booking.idempotency_keys SET status_code = $3, response = $4::jsonb WHERE scope = $1 AND key = $2`,
     req.scope,
@@ -47,5 +59,8 @@ export async function completeKey(tx: Sql, req: IdempotencyRequest, statusCode: 
 
 /** Keys are kept a day: long enough for any client retry. */
 export async function purgeKeys(db: Sql, olderThanHours = 24) {
-  return db.$executeRawUnsafe(`DELETE FROM booking.idempotency_keys WHERE created_at < now() - $1::int * interval '1 hour'`, olderThanHours);
+  return db.$executeRawUnsafe(
+    `DELETE FROM booking.idempotency_keys WHERE created_at < now() - $1::int * interval '1 hour'`,
+    olderThanHours,
+  );
 }

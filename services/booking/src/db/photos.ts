@@ -34,22 +34,52 @@ export const photoView = (p: PhotoRow) => ({
   uploadedAt: p.uploadedAt.toISOString(),
 });
 
-const PHOTO_COLUMNS = { id: true, jobId: true, type: true, filename: true, originalName: true, mimeType: true, size: true, uploadedAt: true } as const;
+const PHOTO_COLUMNS = {
+  id: true,
+  jobId: true,
+  type: true,
+  filename: true,
+  originalName: true,
+  mimeType: true,
+  size: true,
+  uploadedAt: true,
+} as const;
 
 export class Photos {
-  constructor(private readonly deps: { db: Db; outbox: Outbox; wake: () => void; clock: () => Date; windowMinutes: number }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      outbox: Outbox;
+      wake: () => void;
+      clock: () => Date;
+      windowMinutes: number;
+    },
+  ) {}
 
   /** The booking a customer may add photos to: made in the last hour (quote or booking), with room left. */
   async uploadTarget(jobId: string): Promise<UploadTarget> {
     const booking = await this.deps.db.booking.findUnique({
       where: { jobId },
-      select: { id: true, jobId: true, status: true, tyreSize: true, createdAt: true, _count: { select: { photos: true } } },
+      select: {
+        id: true,
+        jobId: true,
+        status: true,
+        tyreSize: true,
+        createdAt: true,
+        _count: { select: { photos: true } },
+      },
     });
-    if (!booking || (booking.status !== 'confirmed' && booking.status !== 'quoted')) throw notFound('Booking not found');
+    if (!booking || (booking.status !== 'confirmed' && booking.status !== 'quoted'))
+      throw notFound('Booking not found');
     const ageMs = this.deps.clock().getTime() - booking.createdAt.getTime();
     if (ageMs > this.deps.windowMinutes * 60_000) throw forbidden(MSG.photoWindow);
     const max = maxPhotos(booking.tyreSize);
-    return { bookingId: booking.id, jobId: booking.jobId, remaining: Math.max(0, max - booking._count.photos), max };
+    return {
+      bookingId: booking.id,
+      jobId: booking.jobId,
+      remaining: Math.max(0, max - booking._count.photos),
+      max,
+    };
   }
 
   /**
@@ -114,7 +144,12 @@ export class Photos {
 }
 
 /** JobAssigned: remember the technician (newest assignment wins, whatever order events arrive in). */
-export async function recordAssignment(tx: Tx, jobId: string, technicianId: string | null, assignedAt: Date): Promise<void> {
+export async function recordAssignment(
+  tx: Tx,
+  jobId: string,
+  technicianId: string | null,
+  assignedAt: Date,
+): Promise<void> {
   await tx.$executeRawUnsafe(
     `INSERT INTO booking.job_technicians (job_id, technician_id, assigned_at) VALUES ($1::uuid, $2::uuid, $3::timestamptz)
      ON CONFLICT (job_id) DO UPDATE SET technician_id = EXCLUDED.technician_id, assigned_at = EXCLUDED.assigned_at

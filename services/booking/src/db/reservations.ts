@@ -19,7 +19,13 @@ export interface MovedReservation {
 
 export class Reservations {
   constructor(
-    private readonly deps: { sql: PgExecutor; outbox: Outbox; wake: () => void; clock: () => Date; onSlotsChanged: (date: string) => void },
+    private readonly deps: {
+      sql: PgExecutor;
+      outbox: Outbox;
+      wake: () => void;
+      clock: () => Date;
+      onSlotsChanged: (date: string) => void;
+    },
   ) {}
 
   /**
@@ -39,9 +45,15 @@ export class Reservations {
         );
         if (!existing) throw notFound('No slot reservation for this job');
         from = existing.date;
-        if (existing.date === date && existing.time_slot === slot && !existing.released) return { jobId, scheduledDate: date, timeSlot: slot };
+        if (existing.date === date && existing.time_slot === slot && !existing.released)
+          return { jobId, scheduledDate: date, timeSlot: slot };
         const outcome = await claimSlot(tx, this.deps.outbox, date, slot, now, jobId);
-        if (outcome !== 'reserved') throw conflict(MSG.slotNoLongerAvailable, undefined, outcome === 'blocked' ? 'slot_unavailable' : 'slot_taken');
+        if (outcome !== 'reserved')
+          throw conflict(
+            MSG.slotNoLongerAvailable,
+            undefined,
+            outcome === 'blocked' ? 'slot_unavailable' : 'slot_taken',
+          );
         await tx.$executeRawUnsafe(
           `UPDATE booking.slot_reservations
               SET date = $2::date, time_slot = $3, released_at = NULL, release_reason = NULL, updated_at = now()
@@ -78,7 +90,13 @@ export class Reservations {
  * always the database's clock (real time), the business clock only decides "today" and expiry. Returns the date
  * freed, if any.
  */
-export async function releaseInTx(db: Sql, jobId: string, reason: ReleaseReason, now: Date, notAfter?: Date): Promise<string | undefined> {
+export async function releaseInTx(
+  db: Sql,
+  jobId: string,
+  reason: ReleaseReason,
+  now: Date,
+  notAfter?: Date,
+): Promise<string | undefined> {
   const rows = await db.$queryRawUnsafe<{ date: string }[]>(
     `UPDATE booking.slot_reservations
         SET released_at = $3::timestamptz, release_reason = $2, updated_at = now()

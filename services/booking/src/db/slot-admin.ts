@@ -23,11 +23,18 @@ export interface AdminSlot {
   booking: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' } | null;
 }
 
-export const slotId = (date: string, slot: TimeSlot) => `${date}_${(TIME_SLOTS.find((s) => s.slot === slot)?.start ?? '').replace(':', '')}`;
+export const slotId = (date: string, slot: TimeSlot) =>
+  `${date}_${(TIME_SLOTS.find((s) => s.slot === slot)?.start ?? '').replace(':', '')}`;
 
 export class SlotAdmin {
   constructor(
-    private readonly deps: { db: Db; outbox: Outbox; wake: () => void; clock: () => Date; onSlotsChanged: (date: string) => void },
+    private readonly deps: {
+      db: Db;
+      outbox: Outbox;
+      wake: () => void;
+      clock: () => Date;
+      onSlotsChanged: (date: string) => void;
+    },
   ) {}
 
   async list(date: string): Promise<AdminSlot[]> {
@@ -41,7 +48,9 @@ export class SlotAdmin {
       blockedReason: s.blockedReason,
       isBlocked: s.isBlocked,
       state: s.state === 'booked' && s.reservation?.kind === 'hold' ? 'held' : (s.state ?? 'available'),
-      booking: s.reservation ? { jobId: s.reservation.jobId, jobNumber: s.reservation.jobNumber, kind: s.reservation.kind } : null,
+      booking: s.reservation
+        ? { jobId: s.reservation.jobId, jobNumber: s.reservation.jobNumber, kind: s.reservation.kind }
+        : null,
     }));
   }
 
@@ -55,14 +64,26 @@ export class SlotAdmin {
       const now = this.deps.clock();
       await lockSlot(tx, date, slot);
       if (await slotHolder(tx, date, slot, now)) throw conflict(MSG.blockBooked, undefined, 'slot_booked');
-      const before = await tx.timeSlot.findUnique({ where: { date_slot: { date: dateToColumn(date), slot } } });
+      const before = await tx.timeSlot.findUnique({
+        where: { date_slot: { date: dateToColumn(date), slot } },
+      });
       if (before && !before.isAvailable && before.blockedReason === reason) return;
       await tx.timeSlot.upsert({
         where: { date_slot: { date: dateToColumn(date), slot } },
-        create: { id: randomUUID(), date: dateToColumn(date), slot, isAvailable: false, blockedReason: reason, changedBy: by.id },
+        create: {
+          id: randomUUID(),
+          date: dateToColumn(date),
+          slot,
+          isAvailable: false,
+          blockedReason: reason,
+          changedBy: by.id,
+        },
         update: { isAvailable: false, blockedReason: reason, changedBy: by.id },
       });
-      await this.deps.outbox.enqueue(tx, slotBlockedEvent({ date, timeSlot: slot, reason, by: by.id, at: now }, eventMeta()));
+      await this.deps.outbox.enqueue(
+        tx,
+        slotBlockedEvent({ date, timeSlot: slot, reason, by: by.id, at: now }, eventMeta()),
+      );
     }, TX_OPTIONS);
     this.deps.onSlotsChanged(date);
     this.deps.wake();
@@ -74,10 +95,18 @@ export class SlotAdmin {
     await this.deps.db.$transaction(async (tx) => {
       const now = this.deps.clock();
       await lockSlot(tx, date, slot);
-      const before = await tx.timeSlot.findUnique({ where: { date_slot: { date: dateToColumn(date), slot } } });
+      const before = await tx.timeSlot.findUnique({
+        where: { date_slot: { date: dateToColumn(date), slot } },
+      });
       if (!before || before.isAvailable) return;
-      await tx.timeSlot.update({ where: { id: before.id }, data: { isAvailable: true, blockedReason: null, changedBy: by.id } });
-      await this.deps.outbox.enqueue(tx, slotUnblockedEvent({ date, timeSlot: slot, by: by.id, at: now }, eventMeta()));
+      await tx.timeSlot.update({
+        where: { id: before.id },
+        data: { isAvailable: true, blockedReason: null, changedBy: by.id },
+      });
+      await this.deps.outbox.enqueue(
+        tx,
+        slotUnblockedEvent({ date, timeSlot: slot, by: by.id, at: now }, eventMeta()),
+      );
     }, TX_OPTIONS);
     this.deps.onSlotsChanged(date);
     this.deps.wake();

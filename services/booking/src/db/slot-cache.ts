@@ -67,7 +67,8 @@ export class SlotCache {
     const at = this.now();
     const rows = await this.options.load(date);
     if (this.enabled && epoch === this.epoch && generation === (this.generations.get(date) ?? 0)) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      if (this.entries.size >= this.maxEntries)
+        this.entries.delete(this.entries.keys().next().value as string);
       this.entries.set(date, { rows, at });
     }
     return rows;

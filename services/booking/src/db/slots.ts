@@ -15,7 +15,10 @@ export const ACTIVE_SLOT_INDEX = 'slot_reservations_active_slot_key';
 /** A unique violation of the one-live-reservation-per-slot index, from Prisma or from the driver. */
 export const isSlotTaken = (err: unknown) => {
   const pgErr = err as { code?: string; constraint?: string };
-  return (pgErr?.code === '23505' && pgErr.constraint === ACTIVE_SLOT_INDEX) || isUniqueViolation(err, ACTIVE_SLOT_INDEX);
+  return (
+    (pgErr?.code === '23505' && pgErr.constraint === ACTIVE_SLOT_INDEX) ||
+    isUniqueViolation(err, ACTIVE_SLOT_INDEX)
+  );
 };
 
 /** The advisory lock key of a (date, slot). */
@@ -23,7 +26,10 @@ export const slotLockKey = (date: string, slot: string) => `booking.slot|${date}
 
 /** Serialises writers of one (date, slot) until the end of the transaction. Take it before any row lock. */
 export async function lockSlot(tx: Sql, date: string, slot: string): Promise<void> {
-  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, slotLockKey(date, slot));
+  await tx.$executeRawUnsafe(
+    `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+    slotLockKey(date, slot),
+  );
 }
 
 interface SlotRow {
@@ -56,7 +62,9 @@ const READ_SLOTS = `SELECT 'r' AS t, r.time_slot AS slot, r.job_id::text AS job_
  * hottest read) as a named prepared statement, else through `db`.
  */
 export async function readSlots(db: Sql, date: string, prepared?: Prepared): Promise<SlotRows> {
-  const rows = prepared ? await prepared<SlotRow>('booking_read_slots', READ_SLOTS, [date]) : await db.$queryRawUnsafe<SlotRow[]>(READ_SLOTS, date);
+  const rows = prepared
+    ? await prepared<SlotRow>('booking_read_slots', READ_SLOTS, [date])
+    : await db.$queryRawUnsafe<SlotRow[]>(READ_SLOTS, date);
   const blocks: SlotBlock[] = [];
   const reservations: LiveReservation[] = [];
   for (const row of rows) {
@@ -74,7 +82,13 @@ export async function readSlots(db: Sql, date: string, prepared?: Prepared): Pro
 }
 
 /** The live reservation on a slot other than `exceptJobId`'s, if any (expired holds count as free). */
-export async function slotHolder(tx: Sql, date: string, slot: string, now: Date, exceptJobId?: string): Promise<string | undefined> {
+export async function slotHolder(
+  tx: Sql,
+  date: string,
+  slot: string,
+  now: Date,
+  exceptJobId?: string,
+): Promise<string | undefined> {
   const rows = await tx.$queryRawUnsafe<{ job_id: string }[]>(
     `SELECT job_id::text AS job_id FROM booking.slot_reservations
       WHERE date = $1::date AND time_slot = $2 AND released_at IS NULL
@@ -127,7 +141,10 @@ export async function expireHolds(tx: Sql, outbox: Outbox, now: Date, limit = 10
     await outbox.enqueue(
       tx,
       rows.map((r) =>
-        bookingExpiredEvent({ quoteId: r.booking_id, scheduledDate: r.date, timeSlot: r.time_slot, expiredAt: now }, eventMeta()),
+        bookingExpiredEvent(
+          { quoteId: r.booking_id, scheduledDate: r.date, timeSlot: r.time_slot, expiredAt: now },
+          eventMeta(),
+        ),
       ),
     );
   }
@@ -141,7 +158,14 @@ export type ReserveOutcome = 'reserved' | 'blocked' | 'taken';
  * its reservation row; a unique violation on ACTIVE_SLOT_INDEX at that point (should these checks ever be
  * bypassed) still means 'taken'.
  */
-export async function claimSlot(tx: Sql, outbox: Outbox, date: string, slot: string, now: Date, exceptJobId?: string): Promise<ReserveOutcome> {
+export async function claimSlot(
+  tx: Sql,
+  outbox: Outbox,
+  date: string,
+  slot: string,
+  now: Date,
+  exceptJobId?: string,
+): Promise<ReserveOutcome> {
   await lockSlot(tx, date, slot);
   return checkSlot(tx, outbox, date, slot, now, exceptJobId);
 }
@@ -151,7 +175,14 @@ export async function claimSlot(tx: Sql, outbox: Outbox, date: string, slot: str
  * commit made before the lock was granted): releases the slot's expired holds (their quotes become expired, with
  * BookingExpired), and reports whether the slot is blocked or held by another job.
  */
-export async function checkSlot(tx: Sql, outbox: Outbox, date: string, slot: string, now: Date, exceptJobId?: string): Promise<ReserveOutcome> {
+export async function checkSlot(
+  tx: Sql,
+  outbox: Outbox,
+  date: string,
+  slot: string,
+  now: Date,
+  exceptJobId?: string,
+): Promise<ReserveOutcome> {
   const at = now.toISOString();
   const [row] = await tx.$queryRawUnsafe<{ blocked: boolean; holder: string | null; expired: string[] }[]>(
     `WITH due AS (
@@ -184,7 +215,9 @@ export async function checkSlot(tx: Sql, outbox: Outbox, date: string, slot: str
   if (expired.length > 0) {
     await outbox.enqueue(
       tx,
-      expired.map((quoteId) => bookingExpiredEvent({ quoteId, scheduledDate: date, timeSlot: slot, expiredAt: now }, eventMeta())),
+      expired.map((quoteId) =>
+        bookingExpiredEvent({ quoteId, scheduledDate: date, timeSlot: slot, expiredAt: now }, eventMeta()),
+      ),
     );
   }
   if (row!.blocked) return 'blocked';

@@ -20,7 +20,9 @@ export class Suburbs {
   served(): Promise<ServedSuburb[]> {
     this.gazetteer ??= this.db.suburb
       .findMany({ orderBy: [{ name: 'asc' }, { postcode: 'asc' }] })
-      .then((rows) => rows.map((r) => ({ name: r.name, postcode: r.postcode, region: r.region, slugName: r.slugName })));
+      .then((rows) =>
+        rows.map((r) => ({ name: r.name, postcode: r.postcode, region: r.region, slugName: r.slugName })),
+      );
     this.gazetteer.catch(() => (this.gazetteer = undefined));
     return this.gazetteer;
   }
@@ -32,7 +34,9 @@ export class Suburbs {
       orderBy: [{ sortOrder: 'asc' }, { suburb: 'asc' }],
       select: { suburb: true, postcode: true, region: true, slug: true },
     });
-    return REGIONS.map((region) => ({ region, suburbs: pages.filter((p) => p.region === region) })).filter((r) => r.suburbs.length > 0);
+    return REGIONS.map((region) => ({ region, suburbs: pages.filter((p) => p.region === region) })).filter(
+      (r) => r.suburbs.length > 0,
+    );
   }
 
   /**
@@ -63,7 +67,11 @@ export class Suburbs {
   async search(query: string, limit = 10): Promise<Locality[]> {
     const q = query.trim();
     const all = await this.served();
-    if (/^\d{1,4}$/.test(q)) return all.filter((s) => s.postcode.startsWith(q)).slice(0, limit).map(strip);
+    if (/^\d{1,4}$/.test(q))
+      return all
+        .filter((s) => s.postcode.startsWith(q))
+        .slice(0, limit)
+        .map(strip);
     const name = slugName(q);
     if (!name) return [];
     const starts = all.filter((s) => s.slugName.startsWith(name));

@@ -10,7 +10,12 @@ describe('offline address suggestions', () => {
 
   it('parses "street, suburb" free text', () => {
     expect(offlineSuggestions('12 smith st, mandurah', GAZETTEER)).toEqual([
-      { streetAddress: '12 Smith St', fullAddress: '12 Smith St, Mandurah WA 6210', suburb: 'Mandurah', postcode: '6210' },
+      {
+        streetAddress: '12 Smith St',
+        fullAddress: '12 Smith St, Mandurah WA 6210',
+        suburb: 'Mandurah',
+        postcode: '6210',
+      },
     ]);
     expect(offlineSuggestions('3/45 Ocean Rd, Halls Head WA 6210', GAZETTEER)[0]).toEqual({
       streetAddress: '3/45 Ocean Rd',
@@ -34,7 +39,13 @@ describe('offline address suggestions', () => {
     expect(offlineSuggestions('Baldivis', GAZETTEER)).toEqual([
       { streetAddress: '', fullAddress: 'Baldivis WA 6171', suburb: 'Baldivis', postcode: '6171' },
     ]);
-    expect(offlineSuggestions('6208', GAZETTEER).map((s) => s.suburb)).toEqual(['Blythewood', 'Fairbridge', 'Meelon', 'Nirimba', 'North Yunderup']);
+    expect(offlineSuggestions('6208', GAZETTEER).map((s) => s.suburb)).toEqual([
+      'Blythewood',
+      'Fairbridge',
+      'Meelon',
+      'Nirimba',
+      'North Yunderup',
+    ]);
   });
 
   it('returns nothing for a street without a suburb it knows', () => {

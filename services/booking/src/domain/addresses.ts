@@ -29,7 +29,10 @@ export function tidyStreet(street: string): string {
   return street
     .trim()
     .replace(/\s+/g, ' ')
-    .replace(/\b([a-z])([a-z']*)/gi, (_m, first: string, rest: string) => first.toUpperCase() + rest.toLowerCase());
+    .replace(
+      /\b([a-z])([a-z']*)/gi,
+      (_m, first: string, rest: string) => first.toUpperCase() + rest.toLowerCase(),
+    );
 }
 
 const NOISE = /\b(western australia|australia|wa)\b/gi;
@@ -52,7 +55,11 @@ function localityQuery(text: string): LocalityQuery | undefined {
   return { words, ...(postcode ? { postcode } : {}) };
 }
 
-function matchLocalities(q: LocalityQuery, gazetteer: readonly Locality[], opts: { prefixOnly: boolean }): Locality[] {
+function matchLocalities(
+  q: LocalityQuery,
+  gazetteer: readonly Locality[],
+  opts: { prefixOnly: boolean },
+): Locality[] {
   const scored: { l: Locality; score: number }[] = [];
   for (const l of gazetteer) {
     if (q.postcode && l.postcode !== q.postcode) continue;
@@ -74,7 +81,11 @@ function matchLocalities(q: LocalityQuery, gazetteer: readonly Locality[], opts:
  *  - "12 smith st mandu": the trailing words that start a suburb name are the suburb;
  *  - "mandurah" / "6210": the matching suburbs themselves (streetAddress empty).
  */
-export function offlineSuggestions(query: string, gazetteer: readonly Locality[], limit = ADDRESS_MAX_SUGGESTIONS): AddressSuggestion[] {
+export function offlineSuggestions(
+  query: string,
+  gazetteer: readonly Locality[],
+  limit = ADDRESS_MAX_SUGGESTIONS,
+): AddressSuggestion[] {
   const q = query.replace(/\s+/g, ' ').trim();
   if (q.length < ADDRESS_MIN_CHARS) return [];
   const toSuggestion = (street: string) => (l: Locality) => ({
@@ -89,7 +100,9 @@ export function offlineSuggestions(query: string, gazetteer: readonly Locality[]
     const street = tidyStreet(q.slice(0, comma));
     const locality = localityQuery(q.slice(comma + 1));
     if (!locality) return [];
-    return matchLocalities(locality, gazetteer, { prefixOnly: false }).slice(0, limit).map(toSuggestion(street));
+    return matchLocalities(locality, gazetteer, { prefixOnly: false })
+      .slice(0, limit)
+      .map(toSuggestion(street));
   }
 
   // No comma: the whole text may be a suburb or postcode...
@@ -106,7 +119,8 @@ export function offlineSuggestions(query: string, gazetteer: readonly Locality[]
     const head = words.slice(0, words.length - n).join(' ');
     const locality = localityQuery(tail);
     const firstTailWord = words[words.length - n]!.toLowerCase().replace(/[^a-z]/g, '');
-    if (!locality || locality.words.length < 3 || STREET_TYPES.has(firstTailWord) || !/[a-z]/i.test(head)) continue;
+    if (!locality || locality.words.length < 3 || STREET_TYPES.has(firstTailWord) || !/[a-z]/i.test(head))
+      continue;
     const found = matchLocalities(locality, gazetteer, { prefixOnly: true });
     if (found.length > 0) return found.slice(0, limit).map(toSuggestion(tidyStreet(head)));
   }

@@ -14,7 +14,12 @@ export const TIME_SLOTS: readonly { slot: TimeSlot; start: string }[] = [
 ];
 export const TIME_SLOT_LABELS: readonly TimeSlot[] = TIME_SLOTS.map((s) => s.slot);
 
-export const SERVICE_TYPES: readonly ServiceType[] = ['new-tyres', 'puncture-repair', 'battery-service', 'emergency-callout'];
+export const SERVICE_TYPES: readonly ServiceType[] = [
+  'new-tyres',
+  'puncture-repair',
+  'battery-service',
+  'emergency-callout',
+];
 
 export const SERVICE_LABELS: Record<ServiceType, string> = {
   'new-tyres': 'New Tyres',

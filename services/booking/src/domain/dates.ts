@@ -46,7 +46,8 @@ let todayCache: { minute: number; date: string } | undefined;
 /** Today's date in Perth (cached per minute: zone offsets are whole minutes, so a minute never spans midnight). */
 export function perthToday(now: Date): string {
   const minute = Math.floor(now.getTime() / 60_000);
-  if (todayCache?.minute !== minute) todayCache = { minute, date: formatInTimeZone(now, BUSINESS_TIME_ZONE, 'yyyy-MM-dd') };
+  if (todayCache?.minute !== minute)
+    todayCache = { minute, date: formatInTimeZone(now, BUSINESS_TIME_ZONE, 'yyyy-MM-dd') };
   return todayCache.date;
 }
 
@@ -85,7 +86,8 @@ export function slotStartsAt(date: string, slot: TimeSlot): Date {
 export const isPastDate = (date: string, now: Date) => date < perthToday(now);
 
 /** A slot "has passed" once it has started (spec: "Slots already passed today ... 'Time has passed'"). */
-export const slotHasStarted = (date: string, slot: TimeSlot, now: Date) => slotStartsAt(date, slot).getTime() <= now.getTime();
+export const slotHasStarted = (date: string, slot: TimeSlot, now: Date) =>
+  slotStartsAt(date, slot).getTime() <= now.getTime();
 
 /** Adds days to a calendar date. */
 export function addDays(date: string, days: number): string {

@@ -30,7 +30,8 @@ export const MSG = {
   color: 'Vehicle color is required',
   // Time slot management
   blockReason: 'Please enter a reason for blocking this time slot',
-  blockBooked: 'This time slot already has a booking. Reschedule or cancel that job before blocking the slot.',
+  blockBooked:
+    'This time slot already has a booking. Reschedule or cancel that job before blocking the slot.',
   // Booking token / photos
   bookingNotFound: 'Booking Not Found',
   prepaidNotAvailable:

@@ -1,6 +1,20 @@
-import { computeQuote, normalizeTyreSize, percentOf, priceToCents, quoteBody, prepaidAllowed, type QuoteInput } from './pricing';
+import {
+  computeQuote,
+  normalizeTyreSize,
+  percentOf,
+  priceToCents,
+  quoteBody,
+  prepaidAllowed,
+  type QuoteInput,
+} from './pricing';
 
-const base: QuoteInput = { serviceType: 'new-tyres', tyreSize: '205/55R16', tyrePriceCents: 15900n, quantity: 1, prepaid: false };
+const base: QuoteInput = {
+  serviceType: 'new-tyres',
+  tyreSize: '205/55R16',
+  tyrePriceCents: 15900n,
+  quantity: 1,
+  prepaid: false,
+};
 
 describe('computeQuote: new tyres', () => {
   it.each([
@@ -9,12 +23,29 @@ describe('computeQuote: new tyres', () => {
     [2, '487.80', '487.80', '48.78', '30.00', '457.80', '45.78'],
     [3, '686.80', '686.80', '68.68', '30.00', '656.80', '65.68'],
     [4, '885.80', '885.80', '88.58', '30.00', '855.80', '85.58'],
-  ])('quantity %i: (159 + 25 + 15) x qty + 89.80', (qty, subtotal, total, gst, discount, prepaidTotal, prepaidGst) => {
-    const onsite = computeQuote({ ...base, quantity: qty });
-    expect(onsite).toMatchObject({ subtotal, discount: '0.00', total, gst, callbackRequired: false, prepaid: false });
-    const prepaid = computeQuote({ ...base, quantity: qty, prepaid: true });
-    expect(prepaid).toMatchObject({ subtotal, discount, total: prepaidTotal, gst: prepaidGst, callbackRequired: false, prepaid: true });
-  });
+  ])(
+    'quantity %i: (159 + 25 + 15) x qty + 89.80',
+    (qty, subtotal, total, gst, discount, prepaidTotal, prepaidGst) => {
+      const onsite = computeQuote({ ...base, quantity: qty });
+      expect(onsite).toMatchObject({
+        subtotal,
+        discount: '0.00',
+        total,
+        gst,
+        callbackRequired: false,
+        prepaid: false,
+      });
+      const prepaid = computeQuote({ ...base, quantity: qty, prepaid: true });
+      expect(prepaid).toMatchObject({
+        subtotal,
+        discount,
+        total: prepaidTotal,
+        gst: prepaidGst,
+        callbackRequired: false,
+        prepaid: true,
+      });
+    },
+  );
 
   it('itemises tyres, fitting, balancing and the callout fee', () => {
     expect(computeQuote({ ...base, quantity: 2 }).items).toEqual([
@@ -38,7 +69,10 @@ describe('computeQuote: new tyres', () => {
   });
 
   it('an unknown size or a size without a price needs a callback: everything zero', () => {
-    for (const q of [computeQuote({ ...base, tyreSize: null }), computeQuote({ ...base, tyrePriceCents: null, prepaid: true })]) {
+    for (const q of [
+      computeQuote({ ...base, tyreSize: null }),
+      computeQuote({ ...base, tyrePriceCents: null, prepaid: true }),
+    ]) {
       expect(q).toEqual({
         items: [],
         subtotal: '0.00',
@@ -55,7 +89,12 @@ describe('computeQuote: new tyres', () => {
 
 describe('computeQuote: other services', () => {
   it('puncture repair is 40 + callout 89.80 = 129.80 (99.80 prepaid)', () => {
-    const onsite = computeQuote({ ...base, serviceType: 'puncture-repair', tyreSize: null, tyrePriceCents: null });
+    const onsite = computeQuote({
+      ...base,
+      serviceType: 'puncture-repair',
+      tyreSize: null,
+      tyrePriceCents: null,
+    });
     expect(onsite).toMatchObject({
       items: [
         { description: 'Puncture repair', price: '40.00' },
@@ -67,8 +106,20 @@ describe('computeQuote: other services', () => {
       gst: '12.98',
       callbackRequired: false,
     });
-    const prepaid = computeQuote({ ...base, serviceType: 'puncture-repair', tyreSize: null, tyrePriceCents: null, prepaid: true });
-    expect(prepaid).toMatchObject({ subtotal: '129.80', discount: '30.00', total: '99.80', gst: '9.98', prepaid: true });
+    const prepaid = computeQuote({
+      ...base,
+      serviceType: 'puncture-repair',
+      tyreSize: null,
+      tyrePriceCents: null,
+      prepaid: true,
+    });
+    expect(prepaid).toMatchObject({
+      subtotal: '129.80',
+      discount: '30.00',
+      total: '99.80',
+      gst: '9.98',
+      prepaid: true,
+    });
   });
 
   it('emergency callout is the callout fee (59.80 prepaid)', () => {
@@ -103,14 +154,20 @@ describe('computeQuote: other services', () => {
   it('prepaid is allowed except for battery service and callback quotes', () => {
     expect(prepaidAllowed('new-tyres', computeQuote(base))).toBe(true);
     expect(prepaidAllowed('new-tyres', computeQuote({ ...base, tyreSize: null }))).toBe(false);
-    expect(prepaidAllowed('battery-service', computeQuote({ ...base, serviceType: 'battery-service' }))).toBe(false);
-    expect(prepaidAllowed('puncture-repair', computeQuote({ ...base, serviceType: 'puncture-repair' }))).toBe(true);
+    expect(prepaidAllowed('battery-service', computeQuote({ ...base, serviceType: 'battery-service' }))).toBe(
+      false,
+    );
+    expect(prepaidAllowed('puncture-repair', computeQuote({ ...base, serviceType: 'puncture-repair' }))).toBe(
+      true,
+    );
   });
 
   it('the public body drops internal flags and keeps message only when there is one', () => {
     expect(quoteBody(computeQuote(base))).not.toHaveProperty('prepaid');
     expect(quoteBody(computeQuote(base))).not.toHaveProperty('message');
-    expect(quoteBody(computeQuote({ ...base, tyreSize: null })).message).toBe('Please call for a quote on this tyre size');
+    expect(quoteBody(computeQuote({ ...base, tyreSize: null })).message).toBe(
+      'Please call for a quote on this tyre size',
+    );
   });
 });
 

@@ -1,4 +1,11 @@
-import { customerBookingSchema, moveReservationSchema, normalizeBooking, priceQuoteSchema, staffBookingSchema, blockSlotSchema } from './requests';
+import {
+  customerBookingSchema,
+  moveReservationSchema,
+  normalizeBooking,
+  priceQuoteSchema,
+  staffBookingSchema,
+  blockSlotSchema,
+} from './requests';
 
 const valid = () => ({
   customer: { name: 'Jane Citizen', email: 'jane@example.com', phone: '0412 345 678' },
@@ -89,7 +96,9 @@ describe('customer booking form (spec section 5 messages)', () => {
   });
 
   it('an unrecognisable tyre size becomes unknown (a callback), not an error', () => {
-    expect(customerBookingSchema.parse({ ...valid(), job: { ...valid().job, tyreSize: 'big ones' } }).job.tyreSize).toBeNull();
+    expect(
+      customerBookingSchema.parse({ ...valid(), job: { ...valid().job, tyreSize: 'big ones' } }).job.tyreSize,
+    ).toBeNull();
   });
 });
 
@@ -105,7 +114,9 @@ describe('staff booking form', () => {
       if (label !== 'missing colour') (b.vehicle as Body['vehicle'] & { color?: string }).color = 'Silver';
       mutate(b);
     };
-    expect(firstMessage(staffBookingSchema as unknown as typeof customerBookingSchema, withColour)).toBe(message);
+    expect(firstMessage(staffBookingSchema as unknown as typeof customerBookingSchema, withColour)).toBe(
+      message,
+    );
   });
 });
 
@@ -116,8 +127,15 @@ describe('normalizeBooking', () => {
     const parsed = customerBookingSchema.parse(body);
     expect(normalizeBooking(parsed, 'online', 'onsite').job.tyreQuantity).toBe(1);
     expect(normalizeBooking(parsed, 'staff', 'onsite').job.tyreQuantity).toBe(4);
-    const puncture = customerBookingSchema.parse({ ...valid(), job: { ...valid().job, serviceType: 'puncture-repair' } });
-    expect(normalizeBooking(puncture, 'online', 'onsite').job).toMatchObject({ tyreQuantity: null, tyreSize: null, tyreBrand: null });
+    const puncture = customerBookingSchema.parse({
+      ...valid(),
+      job: { ...valid().job, serviceType: 'puncture-repair' },
+    });
+    expect(normalizeBooking(puncture, 'online', 'onsite').job).toMatchObject({
+      tyreQuantity: null,
+      tyreSize: null,
+      tyreBrand: null,
+    });
   });
 });
 
@@ -130,13 +148,15 @@ describe('other request schemas', () => {
       tyreBrand: null,
       prepaid: false,
     });
-    expect(priceQuoteSchema.parse({ serviceType: 'puncture-repair', paymentMethod: 'prepaid', tyreQuantity: '3' })).toMatchObject({
+    expect(
+      priceQuoteSchema.parse({ serviceType: 'puncture-repair', paymentMethod: 'prepaid', tyreQuantity: '3' }),
+    ).toMatchObject({
       quantity: 3,
       prepaid: true,
     });
-    expect(priceQuoteSchema.safeParse({ serviceType: 'new-tyres', quantity: 9 }).error?.issues[0]?.message).toBe(
-      'Quantity must be between 1 and 4',
-    );
+    expect(
+      priceQuoteSchema.safeParse({ serviceType: 'new-tyres', quantity: 9 }).error?.issues[0]?.message,
+    ).toBe('Quantity must be between 1 and 4');
   });
 
   it('reschedule: bad dates and slots are "Invalid date or time slot selected"', () => {
@@ -144,14 +164,24 @@ describe('other request schemas', () => {
       scheduledDate: '2030-06-04',
       timeSlot: '2-4 PM',
     });
-    for (const body of [{ scheduledDate: 'soon', timeSlot: '2-4 PM' }, { scheduledDate: '2030-06-04', timeSlot: '5 PM' }, {}]) {
-      expect(moveReservationSchema.safeParse(body).error?.issues[0]?.message).toBe('Invalid date or time slot selected');
+    for (const body of [
+      { scheduledDate: 'soon', timeSlot: '2-4 PM' },
+      { scheduledDate: '2030-06-04', timeSlot: '5 PM' },
+      {},
+    ]) {
+      expect(moveReservationSchema.safeParse(body).error?.issues[0]?.message).toBe(
+        'Invalid date or time slot selected',
+      );
     }
   });
 
   it('blocking needs a non-blank reason', () => {
-    expect(blockSlotSchema.safeParse({ reason: '   ' }).error?.issues[0]?.message).toBe('Please enter a reason for blocking this time slot');
-    expect(blockSlotSchema.safeParse({}).error?.issues[0]?.message).toBe('Please enter a reason for blocking this time slot');
+    expect(blockSlotSchema.safeParse({ reason: '   ' }).error?.issues[0]?.message).toBe(
+      'Please enter a reason for blocking this time slot',
+    );
+    expect(blockSlotSchema.safeParse({}).error?.issues[0]?.message).toBe(
+      'Please enter a reason for blocking this time slot',
+    );
     expect(blockSlotSchema.parse({ reason: ' Van at the mechanic ' }).reason).toBe('Van at the mechanic');
   });
 });

@@ -10,11 +10,7 @@ import { MSG } from './messages';
 import { normalizeTyreSize } from './pricing';
 
 const trimmed = (message: string, min: number, max: number, tooLong = message) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(min, message)
-    .max(max, tooLong);
+  z.string({ error: message }).trim().min(min, message).max(max, tooLong);
 
 /** Optional free text: absent, null or blank all mean null. */
 const optionalText = (max: number, message: string) =>
@@ -23,10 +19,15 @@ const optionalText = (max: number, message: string) =>
     .optional()
     .transform((v) => (v ? v : null));
 
-export const serviceTypeSchema = z.enum(SERVICE_TYPES as [ServiceType, ...ServiceType[]], { error: MSG.selectService });
+export const serviceTypeSchema = z.enum(SERVICE_TYPES as [ServiceType, ...ServiceType[]], {
+  error: MSG.selectService,
+});
 
 export const timeSlotSchema = z.enum(TIME_SLOT_LABELS as [TimeSlot, ...TimeSlot[]], {
-  error: (issue) => (issue.input === undefined || issue.input === '' || issue.input === null ? MSG.selectSlot : MSG.invalidSlot),
+  error: (issue) =>
+    issue.input === undefined || issue.input === '' || issue.input === null
+      ? MSG.selectSlot
+      : MSG.invalidSlot,
 });
 
 /** YYYY-MM-DD, or an ISO date-time converted to its Perth date. */
@@ -59,9 +60,13 @@ const tyreSizeSchema = z
   .optional()
   .transform((v) => normalizeTyreSize(v) ?? null);
 
-const paymentMethodSchema = z.enum(['onsite', 'prepaid'], { error: 'Payment method must be onsite or prepaid' });
+const paymentMethodSchema = z.enum(['onsite', 'prepaid'], {
+  error: 'Payment method must be onsite or prepaid',
+});
 
-const yearSchema = z.coerce.number({ error: 'Please enter the vehicle year' }).int('Please enter the vehicle year');
+const yearSchema = z.coerce
+  .number({ error: 'Please enter the vehicle year' })
+  .int('Please enter the vehicle year');
 
 const phone = z
   .string({ error: MSG.phone })
@@ -109,7 +114,9 @@ function bookingSchema(staff: boolean) {
     email: z
       .string({ error: staff ? MSG.staffEmail : MSG.email })
       .trim()
-      .pipe(z.email({ error: staff ? MSG.staffEmail : MSG.email }).max(254, staff ? MSG.staffEmail : MSG.email)),
+      .pipe(
+        z.email({ error: staff ? MSG.staffEmail : MSG.email }).max(254, staff ? MSG.staffEmail : MSG.email),
+      ),
   });
   // Key order = order of the first reported problem: the dialog's step order (date and slot first).
   const orEmpty = (v: unknown) => (v === undefined || v === null ? {} : v);
@@ -150,7 +157,11 @@ export interface NormalizedBooking {
  * Applies the defaults of each form: quantity only for new tyres (customer form default 1, staff form 4), brand
  * only for new tyres.
  */
-export function normalizeBooking(req: BookingRequest, channel: 'online' | 'staff', paymentMethod: PaymentMethod): NormalizedBooking {
+export function normalizeBooking(
+  req: BookingRequest,
+  channel: 'online' | 'staff',
+  paymentMethod: PaymentMethod,
+): NormalizedBooking {
   const tyres = req.job.serviceType === 'new-tyres';
   return {
     channel,
@@ -206,7 +217,11 @@ export const moveReservationSchema = z.object({
 
 /** PATCH /api/dashboard/timeslots/:date/:slot/block. */
 export const blockSlotSchema = z.object({
-  reason: z.string({ error: MSG.blockReason }).trim().min(1, MSG.blockReason).max(500, 'The reason is too long (500 characters at most)'),
+  reason: z
+    .string({ error: MSG.blockReason })
+    .trim()
+    .min(1, MSG.blockReason)
+    .max(500, 'The reason is too long (500 characters at most)'),
 });
 
 export const uuidParam = (message: string) => z.uuid({ error: message });

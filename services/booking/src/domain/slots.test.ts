@@ -1,4 +1,12 @@
-import { addDays, dayOfWeek, isCalendarDate, perthNextYear, perthToday, slotStartsAt, toBusinessDate } from './dates';
+import {
+  addDays,
+  dayOfWeek,
+  isCalendarDate,
+  perthNextYear,
+  perthToday,
+  slotStartsAt,
+  toBusinessDate,
+} from './dates';
 import { bookableProblem, slotStates, TIME_PASSED_REASON, WEEKEND_REASON } from './slots';
 
 // Monday 3 June 2030, 10:30 in Perth (UTC+8, no daylight saving) = 02:30 UTC.
@@ -27,8 +35,9 @@ describe('business dates (Australia/Perth)', () => {
     expect(toBusinessDate('2030-06-03T08:00:00')).toBe('2030-06-03');
     expect(toBusinessDate('2030-02-30T08:00')).toBeUndefined();
   });
-  it.each(['', '2030-6-3', '2030-02-30', '03/06/2030', 'tomorrow', '2030-06-03 08:00', 42, null])('rejects %j', (v) =>
-    expect(toBusinessDate(v)).toBeUndefined(),
+  it.each(['', '2030-6-3', '2030-02-30', '03/06/2030', 'tomorrow', '2030-06-03 08:00', 42, null])(
+    'rejects %j',
+    (v) => expect(toBusinessDate(v)).toBeUndefined(),
   );
   it('calendar helpers', () => {
     expect(isCalendarDate('2032-02-29')).toBe(true);
@@ -41,7 +50,9 @@ describe('business dates (Australia/Perth)', () => {
 
 describe('slotStates', () => {
   it('all four slots are free on an empty business day', () => {
-    expect(slotStates('2030-06-04', at('07:00'), [], []).map((s) => [s.slot, s.isAvailable, s.blockedReason])).toEqual([
+    expect(
+      slotStates('2030-06-04', at('07:00'), [], []).map((s) => [s.slot, s.isAvailable, s.blockedReason]),
+    ).toEqual([
       ['8-10 AM', true, null],
       ['10-12 AM', true, null],
       ['12-2 PM', true, null],
@@ -74,23 +85,42 @@ describe('slotStates', () => {
       [{ slot: '12-2 PM', reason: 'Van service' }],
       [
         { slot: '8-10 AM', jobId: 'j', jobNumber: 'JOB-000001', kind: 'booking', expiresAt: null },
-        { slot: '10-12 AM', jobId: 'h', jobNumber: 'JOB-000002', kind: 'hold', expiresAt: at('06:59', '2030-06-03').getTime() },
-        { slot: '2-4 PM', jobId: 'k', jobNumber: 'JOB-000003', kind: 'hold', expiresAt: at('07:01', '2030-06-03').getTime() },
+        {
+          slot: '10-12 AM',
+          jobId: 'h',
+          jobNumber: 'JOB-000002',
+          kind: 'hold',
+          expiresAt: at('06:59', '2030-06-03').getTime(),
+        },
+        {
+          slot: '2-4 PM',
+          jobId: 'k',
+          jobNumber: 'JOB-000003',
+          kind: 'hold',
+          expiresAt: at('07:01', '2030-06-03').getTime(),
+        },
       ],
     );
     expect(states[0]).toMatchObject({ isAvailable: false, blockedReason: null, state: 'booked' });
     // A hold counts until it expires, not after (whether or not the sweeper released it yet).
     expect(states[1]).toMatchObject({ isAvailable: true, state: null, reservation: null });
-    expect(states[2]).toMatchObject({ isAvailable: false, blockedReason: 'Van service', state: 'blocked', isBlocked: true });
+    expect(states[2]).toMatchObject({
+      isAvailable: false,
+      blockedReason: 'Van service',
+      state: 'blocked',
+      isBlocked: true,
+    });
     expect(states[3]).toMatchObject({ isAvailable: false, state: 'booked' });
   });
 });
 
 describe('bookableProblem', () => {
   const now = at('10:30');
-  it('accepts a future business-day slot', () => expect(bookableProblem('2030-06-04', '8-10 AM', now)).toBeUndefined());
+  it('accepts a future business-day slot', () =>
+    expect(bookableProblem('2030-06-04', '8-10 AM', now)).toBeUndefined());
   it('accepts a later slot today', () => expect(bookableProblem(MONDAY, '12-2 PM', now)).toBeUndefined());
-  it('rejects an unknown slot', () => expect(bookableProblem('2030-06-04', '4-6 PM', now)).toBe('Invalid time slot'));
+  it('rejects an unknown slot', () =>
+    expect(bookableProblem('2030-06-04', '4-6 PM', now)).toBe('Invalid time slot'));
   it('rejects past dates, started slots and weekends', () => {
     expect(bookableProblem('2030-05-31', '12-2 PM', now)).toBe('Invalid date or time slot selected');
     expect(bookableProblem(MONDAY, '10-12 AM', now)).toBe('Invalid date or time slot selected');

@@ -43,7 +43,12 @@ export interface SlotState {
  * Availability of the four slots of a date. Precedence of the reason shown: weekend, time passed, admin block
  * (its reason), booked (no reason: the site shows "Unavailable").
  */
-export function slotStates(date: string, now: Date, blocks: SlotBlock[], reservations: LiveReservation[]): SlotState[] {
+export function slotStates(
+  date: string,
+  now: Date,
+  blocks: SlotBlock[],
+  reservations: LiveReservation[],
+): SlotState[] {
   const weekend = isWeekend(date);
   const live = liveAt(reservations, now);
   return TIME_SLOTS.map(({ slot }) => {
@@ -63,7 +68,14 @@ export function slotStates(date: string, now: Date, blocks: SlotBlock[], reserva
     } else if (reservation) {
       state = 'booked';
     }
-    return { slot, isAvailable: state === null, blockedReason, state, isBlocked: Boolean(block), reservation };
+    return {
+      slot,
+      isAvailable: state === null,
+      blockedReason,
+      state,
+      isBlocked: Boolean(block),
+      reservation,
+    };
   });
 }
 
@@ -73,6 +85,7 @@ export function slotStates(date: string, now: Date, blocks: SlotBlock[], reserva
  */
 export function bookableProblem(date: string, slot: unknown, now: Date): string | undefined {
   if (!isTimeSlot(slot)) return MSG.invalidSlot;
-  if (isPastDate(date, now) || isWeekend(date) || slotHasStarted(date, slot, now)) return MSG.invalidDateOrSlot;
+  if (isPastDate(date, now) || isWeekend(date) || slotHasStarted(date, slot, now))
+    return MSG.invalidDateOrSlot;
   return undefined;
 }

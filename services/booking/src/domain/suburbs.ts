@@ -43,7 +43,11 @@ export interface SuburbPage {
 }
 
 /** SEO copy for a suburb (seeded for the landing suburbs, generated on the fly for other served suburbs). */
-export function suburbPageCopy(suburb: string, postcode: string, region: string): Omit<SuburbPage, 'responseTime'> {
+export function suburbPageCopy(
+  suburb: string,
+  postcode: string,
+  region: string,
+): Omit<SuburbPage, 'responseTime'> {
   const services = Object.values(SERVICE_LABELS).join(', ').toLowerCase();
   return {
     suburb,

@@ -9,6 +9,7 @@ import {
   BookingQuoted,
   causedBy,
   createEvent,
+  EmailRequested,
   SlotBlocked,
   SlotUnblocked,
   toMoney,
@@ -211,4 +212,68 @@ export function slotUnblockedEvent(
     { date: data.date, timeSlot: data.timeSlot, unblockedBy: data.by, unblockedAt: data.at.toISOString() },
     meta,
   );
+}
+
+/**
+ * A prepaid customer whose payment arrived after their hold expired and someone else took the slot: the booking is
+ * marked `conflict` (paid, no slot). The customer is told at once that staff will call to rebook or refund, and the
+ * office (STAFF_ALERT_EMAIL) gets the details it needs to act. Sent by notify (EmailRequested).
+ */
+export function paymentConflictEmails(
+  b: Pick<BookingRow, 'jobId' | 'jobNumber' | 'customerName' | 'customerEmail' | 'customerPhone' | 'total'>,
+  data: { date: string; slot: string; paidAt: Date; staffAlertEmail?: string | undefined },
+  meta: () => EventMeta,
+) {
+  const amount = `$${b.total.toFixed(2)}`;
+  const when = `${data.date}, ${data.slot}`;
+  const requestedAt = data.paidAt.toISOString();
+  const events = [
+    createEvent(
+      EmailRequested,
+      {
+        requestId: randomUUID(),
+        to: b.customerEmail,
+        subject: `Your booking ${b.jobNumber}: we need to find you a new time`,
+        text: [
+          `Hi ${b.customerName},`,
+          '',
+          `Thank you for your payment of ${amount} for booking ${b.jobNumber}.`,
+          `Unfortunately the time you chose (${when}) was booked by another customer while your payment was being`,
+          'processed, so it is no longer held for you.',
+          '',
+          'Your payment is safe. We will call you within one business day to arrange a new time, or refund you in',
+          'full if you prefer. You do not need to do anything in the meantime.',
+          '',
+          'Sorry for the inconvenience.',
+        ].join('\n'),
+        purpose: 'booking-payment-conflict',
+        jobId: b.jobId,
+        requestedAt,
+      },
+      meta(),
+    ),
+  ];
+  if (data.staffAlertEmail)
+    events.push(
+      createEvent(
+        EmailRequested,
+        {
+          requestId: randomUUID(),
+          to: data.staffAlertEmail,
+          subject: `Action needed: ${b.jobNumber} paid after its slot was taken`,
+          text: [
+            `${b.customerName} (${b.customerPhone}, ${b.customerEmail}) paid ${amount} for ${b.jobNumber},`,
+            `but their hold on ${when} had expired and another booking took the slot before the payment arrived.`,
+            '',
+            'The booking is marked "conflict": it has no slot and is not on the jobs list. Call the customer to',
+            "agree a new time (create it from the dashboard's New Booking form) or refund the payment in Stripe.",
+          ].join('\n'),
+          purpose: 'booking-payment-conflict-staff',
+          jobId: b.jobId,
+          requestedAt,
+        },
+        meta(),
+      ),
+    );
+  return events;
 }

@@ -16,17 +16,33 @@ export interface ParsedUpload {
   fields: Record<string, string>;
 }
 
-export function parsePhotoUpload(req: Request, limits: { remaining: number; max: number }): Promise<ParsedUpload> {
+export function parsePhotoUpload(
+  req: Request,
+  limits: { remaining: number; max: number },
+): Promise<ParsedUpload> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
       bb = busboy({
         headers: req.headers,
         // busboy signals 'limit' when a file reaches fileSize: one byte over the maximum is the first refused size.
-        limits: { fileSize: PHOTO_MAX_BYTES + 1, files: limits.remaining + 1, fields: 20, fieldSize: 1024, parts: 40, headerPairs: 200 },
+        limits: {
+          fileSize: PHOTO_MAX_BYTES + 1,
+          files: limits.remaining + 1,
+          fields: 20,
+          fieldSize: 1024,
+          parts: 40,
+          headerPairs: 200,
+        },
       });
     } catch {
-      reject(badRequest('Upload the photos as multipart/form-data in the "photos" field.', undefined, 'not_multipart'));
+      reject(
+        badRequest(
+          'Upload the photos as multipart/form-data in the "photos" field.',
+          undefined,
+          'not_multipart',
+        ),
+      );
       req.resume();
       return;
     }
@@ -69,7 +85,11 @@ export function parsePhotoUpload(req: Request, limits: { remaining: number; max:
         if (failed) return;
         if (!checked) check();
         if (failed || !type) return;
-        files.push({ data: Buffer.concat(chunks, size), mimeType: type, originalName: sanitizeOriginalName(info.filename) });
+        files.push({
+          data: Buffer.concat(chunks, size),
+          mimeType: type,
+          originalName: sanitizeOriginalName(info.filename),
+        });
       });
     });
     bb.on('field', (name, value) => {
@@ -77,14 +97,22 @@ export function parsePhotoUpload(req: Request, limits: { remaining: number; max:
     });
     bb.on('filesLimit', () => fail(photoCountError(limits.max)));
     bb.on('error', () => {
-      fail(badRequest('The upload was malformed or interrupted. Please try again.', undefined, 'malformed_upload'));
+      fail(
+        badRequest(
+          'The upload was malformed or interrupted. Please try again.',
+          undefined,
+          'malformed_upload',
+        ),
+      );
       req.unpipe(bb);
       req.resume();
     });
     bb.on('close', () => {
       if (!failed) resolve({ files, fields });
     });
-    req.on('aborted', () => fail(badRequest('The upload was interrupted. Please try again.', undefined, 'upload_aborted')));
+    req.on('aborted', () =>
+      fail(badRequest('The upload was interrupted. Please try again.', undefined, 'upload_aborted')),
+    );
     req.pipe(bb);
   });
 }

@@ -5,14 +5,7 @@
  */
 import express, { type Express, type Request, type Response } from 'express';
 import { toMoney, type TimeSlot } from '@tyres/events';
-import {
-  badRequest,
-  HttpError,
-  notFound,
-  parseOr400,
-  requireAdmin,
-  requireStaff,
-} from '@tyres/service-kit';
+import { badRequest, HttpError, notFound, parseOr400, requireAdmin, requireStaff } from '@tyres/service-kit';
 import type { AddressProvider } from '../addresses/provider';
 import type { Bookings, Replay } from '../db/bookings';
 import type { Booking as BookingModel } from '../db/generated/client';
@@ -24,7 +17,15 @@ import { tyrePrice } from '../db/pricing';
 import type { Reservations } from '../db/reservations';
 import type { SlotAdmin } from '../db/slot-admin';
 import type { Suburbs } from '../db/suburbs';
-import { ADDRESS_MAX_SUGGESTIONS, ADDRESS_MIN_CHARS, GST_PERCENT, PHOTO_TYPES, PRICES, RESPONSE_TIME, TIME_SLOTS } from '../domain/constants';
+import {
+  ADDRESS_MAX_SUGGESTIONS,
+  ADDRESS_MIN_CHARS,
+  GST_PERCENT,
+  PHOTO_TYPES,
+  PRICES,
+  RESPONSE_TIME,
+  TIME_SLOTS,
+} from '../domain/constants';
 import { dateColumnToString, isPastDate, perthNextYear, toBusinessDate } from '../domain/dates';
 import { MSG, vehicleYearMessage } from '../domain/messages';
 import { computeQuote, normalizeTyreSize, quoteBody } from '../domain/pricing';
@@ -71,7 +72,12 @@ function listDate(value: unknown, now: Date): string {
 function idempotencyFrom(req: Request, scope: string, body: unknown): IdempotencyRequest | undefined {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw badRequest('Idempotency-Key must be 1-200 printable characters', undefined, 'invalid_idempotency_key');
+  if (!/^[\x21-\x7e]{1,200}$/.test(key))
+    throw badRequest(
+      'Idempotency-Key must be 1-200 printable characters',
+      undefined,
+      'invalid_idempotency_key',
+    );
   return { scope, key, requestHash: requestHash(body) };
 }
 
@@ -92,19 +98,29 @@ export function bookingRoutes(deps: RouteDeps) {
    * staff identity that carries vehicle.color (a field only that form has): it gets the staff form's rules and
    * channel 'staff'. A signed-in staff member using the public dialog is treated as a customer.
    */
-  function bookingInput(req: Request, paymentDefault: 'onsite' | 'prepaid', force?: 'prepaid'): NormalizedBooking {
+  function bookingInput(
+    req: Request,
+    paymentDefault: 'onsite' | 'prepaid',
+    force?: 'prepaid',
+  ): NormalizedBooking {
     const vehicle = (req.body as { vehicle?: unknown } | undefined)?.vehicle;
-    const staff = Boolean(req.identity) && typeof vehicle === 'object' && vehicle !== null && 'color' in vehicle;
+    const staff =
+      Boolean(req.identity) && typeof vehicle === 'object' && vehicle !== null && 'color' in vehicle;
     const parsed = parseOr400(staff ? staffBookingSchema : customerBookingSchema, req.body ?? {});
     const now = clock();
     const problem = bookableProblem(parsed.job.scheduledDate, parsed.job.timeSlot, now);
-    if (problem) throw badRequest(problem, [{ path: 'job.scheduledDate', message: problem }], 'invalid_date_or_slot');
+    if (problem)
+      throw badRequest(problem, [{ path: 'job.scheduledDate', message: problem }], 'invalid_date_or_slot');
     const maxYear = perthNextYear(now);
     if (parsed.vehicle.year < 1900 || parsed.vehicle.year > maxYear) {
       const message = vehicleYearMessage(maxYear);
       throw badRequest(message, [{ path: 'vehicle.year', message }], 'validation_failed');
     }
-    return normalizeBooking(parsed, staff ? 'staff' : 'online', force ?? parsed.job.paymentMethod ?? paymentDefault);
+    return normalizeBooking(
+      parsed,
+      staff ? 'staff' : 'online',
+      force ?? parsed.job.paymentMethod ?? paymentDefault,
+    );
   }
 
   return (app: Express) => {
@@ -117,7 +133,13 @@ export function bookingRoutes(deps: RouteDeps) {
     // The booking dialog's list and the staff form's availability: the same answer.
     const slotList = async (req: Request, res: Response) => {
       const date = listDate(req.query.date, clock());
-      res.json((await states(date)).map((s) => ({ slot: s.slot, isAvailable: s.isAvailable, blockedReason: s.blockedReason })));
+      res.json(
+        (await states(date)).map((s) => ({
+          slot: s.slot,
+          isAvailable: s.isAvailable,
+          blockedReason: s.blockedReason,
+        })),
+      );
     };
     app.get('/api/time-slots', slotList);
     app.get('/api/time-slots/availability', slotList);
@@ -128,12 +150,16 @@ export function bookingRoutes(deps: RouteDeps) {
 
     // ---------------------------------------------------------------- pricing (public)
     app.get('/api/tyre-pricing/*tyreSize', async (req, res) => {
-      const raw = ([] as string[]).concat((req.params as { tyreSize?: string | string[] }).tyreSize ?? []).join('/');
+      const raw = ([] as string[])
+        .concat((req.params as { tyreSize?: string | string[] }).tyreSize ?? [])
+        .join('/');
       const size = normalizeTyreSize(raw);
       const brand = typeof req.query.brand === 'string' ? req.query.brand : undefined;
       const price = size ? await tyrePrice(sql, size, brand) : undefined;
       if (!price) {
-        res.status(404).json({ error: MSG.customQuoteNeeded, message: MSG.callForQuote, callbackRequired: true });
+        res
+          .status(404)
+          .json({ error: MSG.customQuoteNeeded, message: MSG.callForQuote, callbackRequired: true });
         return;
       }
       res.json({ price: toMoney(price.cents), size: price.size, brand: price.brand, model: price.model });
@@ -155,7 +181,10 @@ export function bookingRoutes(deps: RouteDeps) {
     });
     app.post('/api/pricing/quote', async (req, res) => {
       const q = parseOr400(priceQuoteSchema, req.body ?? {});
-      const tyre = q.serviceType === 'new-tyres' && q.tyreSize ? await tyrePrice(sql, q.tyreSize, q.tyreBrand) : undefined;
+      const tyre =
+        q.serviceType === 'new-tyres' && q.tyreSize
+          ? await tyrePrice(sql, q.tyreSize, q.tyreBrand)
+          : undefined;
       const quote = computeQuote({
         serviceType: q.serviceType,
         tyreSize: q.tyreSize,
@@ -169,11 +198,23 @@ export function bookingRoutes(deps: RouteDeps) {
     // ---------------------------------------------------------------- bookings (public; staff form with identity)
     app.post('/api/bookings', async (req, res) => {
       const input = bookingInput(req, 'onsite');
-      send(res, await deps.bookings.book(input, idempotencyFrom(req, 'bookings', { input, staff: req.identity?.id ?? null })));
+      send(
+        res,
+        await deps.bookings.book(
+          input,
+          idempotencyFrom(req, 'bookings', { input, staff: req.identity?.id ?? null }),
+        ),
+      );
     });
     app.post('/api/bookings/quote', async (req, res) => {
       const input = bookingInput(req, 'prepaid', 'prepaid');
-      send(res, await deps.bookings.quote(input, idempotencyFrom(req, 'quotes', { input, staff: req.identity?.id ?? null })));
+      send(
+        res,
+        await deps.bookings.quote(
+          input,
+          idempotencyFrom(req, 'quotes', { input, staff: req.identity?.id ?? null }),
+        ),
+      );
     });
     app.post('/api/bookings/:jobId/photos', async (req, res) => {
       const jobId = req.params.jobId;
@@ -182,7 +223,9 @@ export function bookingRoutes(deps: RouteDeps) {
       if (target.remaining <= 0) {
         res.setHeader('Connection', 'close');
         req.resume();
-        throw new HttpError(400, MSG.photoCount(target.max), 'too_many_files', undefined, { error: MSG.photoCountTitle });
+        throw new HttpError(400, MSG.photoCount(target.max), 'too_many_files', undefined, {
+          error: MSG.photoCountTitle,
+        });
       }
       let upload;
       try {
@@ -192,7 +235,8 @@ export function bookingRoutes(deps: RouteDeps) {
         throw err;
       }
       const type = (upload.fields.type ?? 'tyre-condition').trim() || 'tyre-condition';
-      if (!(PHOTO_TYPES as readonly string[]).includes(type)) throw badRequest(MSG.photoKind, undefined, 'invalid_photo_type');
+      if (!(PHOTO_TYPES as readonly string[]).includes(type))
+        throw badRequest(MSG.photoKind, undefined, 'invalid_photo_type');
       if (upload.files.length === 0) throw badRequest(MSG.photoNone, undefined, 'no_files');
       const stored = await deps.photos.store(target, type, upload.files);
       res.status(201).json({ photos: stored.map(photoView) });
@@ -202,7 +246,10 @@ export function bookingRoutes(deps: RouteDeps) {
     app.get('/api/booking-token/:token', async (req, res) => {
       const token = req.params.token;
       const b = looksLikeToken(token) ? await deps.bookings.byToken(token) : undefined;
-      if (!b) throw new HttpError(404, 'This booking was not found or has expired.', 'not_found', undefined, { error: MSG.bookingNotFound });
+      if (!b)
+        throw new HttpError(404, 'This booking was not found or has expired.', 'not_found', undefined, {
+          error: MSG.bookingNotFound,
+        });
       res.json(tokenView(b));
     });
 
@@ -217,7 +264,10 @@ export function bookingRoutes(deps: RouteDeps) {
     app.get('/api/suburbs/:slug', async (req, res) => {
       const name = requestedSlugName(req.params.slug);
       const page = name ? await deps.suburbs.page(name) : undefined;
-      if (!page) throw new HttpError(404, MSG.serviceAreaNotFound, 'not_found', undefined, { error: MSG.serviceAreaNotFound });
+      if (!page)
+        throw new HttpError(404, MSG.serviceAreaNotFound, 'not_found', undefined, {
+          error: MSG.serviceAreaNotFound,
+        });
       res.json(page);
     });
     app.get('/api/addresses/suggestions', async (req, res) => {
@@ -226,9 +276,15 @@ export function bookingRoutes(deps: RouteDeps) {
         res.json([]);
         return;
       }
-      const sessionToken = typeof req.query.sessionToken === 'string' ? req.query.sessionToken.slice(0, 100) : undefined;
+      const sessionToken =
+        typeof req.query.sessionToken === 'string' ? req.query.sessionToken.slice(0, 100) : undefined;
       res.setHeader('Cache-Control', 'private, max-age=60');
-      res.json(await deps.addresses.suggest(q, { limit: ADDRESS_MAX_SUGGESTIONS, ...(sessionToken ? { sessionToken } : {}) }));
+      res.json(
+        await deps.addresses.suggest(q, {
+          limit: ADDRESS_MAX_SUGGESTIONS,
+          ...(sessionToken ? { sessionToken } : {}),
+        }),
+      );
     });
 
     // ---------------------------------------------------------------- dashboard: time slot management (admin)
@@ -251,7 +307,10 @@ export function bookingRoutes(deps: RouteDeps) {
     // ---------------------------------------------------------------- dashboard: photo viewer (staff, scoped)
     app.get('/api/dashboard/jobs/:jobId/photos/:photoId', requireStaff, async (req, res) => {
       const { jobId, photoId } = req.params;
-      const photo = isUuid(jobId) && isUuid(photoId) ? await deps.photos.forStaff(jobId, photoId, req.identity!) : undefined;
+      const photo =
+        isUuid(jobId) && isUuid(photoId)
+          ? await deps.photos.forStaff(jobId, photoId, req.identity!)
+          : undefined;
       if (!photo) throw notFound(MSG.photoNotFound);
       res.setHeader('Content-Type', photo.mimeType);
       res.setHeader('Content-Length', String(photo.data.length));
@@ -294,11 +353,16 @@ export function bookingRoutes(deps: RouteDeps) {
   };
 }
 
-function slotParams(dateParam: string | undefined, slotParam: string | undefined, now: Date): { date: string; slot: TimeSlot } {
+function slotParams(
+  dateParam: string | undefined,
+  slotParam: string | undefined,
+  now: Date,
+): { date: string; slot: TimeSlot } {
   const date = toBusinessDate(dateParam);
   const label = (slotParam ?? '').replace(/\+/g, ' ');
   const slot = TIME_SLOTS.find((s) => s.slot === label)?.slot;
-  if (!date || !slot || isPastDate(date, now)) throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date_or_slot');
+  if (!date || !slot || isPastDate(date, now))
+    throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date_or_slot');
   return { date, slot };
 }
 

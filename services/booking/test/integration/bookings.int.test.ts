@@ -21,7 +21,10 @@ describe('POST /api/bookings', () => {
     const body = bookingBody(date, '8-10 AM', { job: { customerValue: '1.00', status: 'new' } });
     const res = await app.request('POST', '/api/bookings', body);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ jobId: expect.any(String), jobNumber: expect.stringMatching(/^JOB-\d{6}$/) });
+    expect(res.body).toMatchObject({
+      jobId: expect.any(String),
+      jobNumber: expect.stringMatching(/^JOB-\d{6}$/),
+    });
     const { jobId, jobNumber } = res.body as unknown as { jobId: string; jobNumber: string };
 
     // The outbox row exists as soon as the call returned (written with the booking, not after it).
@@ -91,7 +94,9 @@ describe('POST /api/bookings', () => {
     );
     expect(rows[0].n).toBe(1);
     const slots = await app.request('GET', `/api/time-slots?date=${date}`);
-    expect((slots.body as { slot: string }[]).find((s) => s.slot === '12-2 PM')).toMatchObject({ isAvailable: false });
+    expect((slots.body as { slot: string }[]).find((s) => s.slot === '12-2 PM')).toMatchObject({
+      isAvailable: false,
+    });
   });
 
   it('validates with the spec messages (400), never 500', async () => {
@@ -109,7 +114,10 @@ describe('POST /api/bookings', () => {
       [bookingBody(date, '8-10 AM', { job: { postcode: '62' } }), 'Please enter a valid postcode'],
       [bookingBody(date, '8-10 AM', { vehicle: { make: '' } }), 'Vehicle make is required'],
       [bookingBody(date, '8-10 AM', { vehicle: { model: '' } }), 'Vehicle model is required'],
-      [bookingBody(date, '8-10 AM', { vehicle: { year: 1899 } }), `Vehicle year must be between 1900 and ${new Date().getFullYear() + 1}`],
+      [
+        bookingBody(date, '8-10 AM', { vehicle: { year: 1899 } }),
+        `Vehicle year must be between 1900 and ${new Date().getFullYear() + 1}`,
+      ],
       [bookingBody(date, '8-10 AM', { vehicle: { registration: '' } }), 'Registration is required'],
       [bookingBody(date, '8-10 AM', { customer: { name: '' } }), 'Name is required'],
       [bookingBody(date, '8-10 AM', { customer: { phone: '12345' } }), 'Valid phone number required'],
@@ -119,18 +127,29 @@ describe('POST /api/bookings', () => {
       const res = await app.request('POST', '/api/bookings', body);
       expect({ status: res.status, message: res.body.message }).toEqual({ status: 400, message });
     }
-    const malformed = await fetch(`${app.url}/api/bookings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"job":' });
+    const malformed = await fetch(`${app.url}/api/bookings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"job":',
+    });
     expect(malformed.status).toBe(400);
   });
 
   it('stores customers and vehicles once, reused by email (or phone) and registration', async () => {
     const date = nextDay();
     const email = `reuse.${randomUUID().slice(0, 8)}@example.com`;
-    const first = await app.request('POST', '/api/bookings', bookingBody(date, '8-10 AM', { customer: { email }, vehicle: { registration: 'REUSE 1' } }));
+    const first = await app.request(
+      'POST',
+      '/api/bookings',
+      bookingBody(date, '8-10 AM', { customer: { email }, vehicle: { registration: 'REUSE 1' } }),
+    );
     const second = await app.request(
       'POST',
       '/api/bookings',
-      bookingBody(date, '10-12 AM', { customer: { email: email.toUpperCase(), name: 'Jane C' }, vehicle: { registration: 'reuse1' } }),
+      bookingBody(date, '10-12 AM', {
+        customer: { email: email.toUpperCase(), name: 'Jane C' },
+        vehicle: { registration: 'reuse1' },
+      }),
     );
     expect([first.status, second.status]).toEqual([201, 201]);
     const { rows } = await app.pg.query(
@@ -145,50 +164,94 @@ describe('POST /api/bookings', () => {
     const third = await app.request(
       'POST',
       '/api/bookings',
-      bookingBody(date, '12-2 PM', { customer: { email: `other.${randomUUID().slice(0, 8)}@example.com`, phone: '0499 000 111' } }),
+      bookingBody(date, '12-2 PM', {
+        customer: { email: `other.${randomUUID().slice(0, 8)}@example.com`, phone: '0499 000 111' },
+      }),
     );
     const fourth = await app.request(
       'POST',
       '/api/bookings',
-      bookingBody(date, '2-4 PM', { customer: { email: `another.${randomUUID().slice(0, 8)}@example.com`, phone: '0499000111' } }),
+      bookingBody(date, '2-4 PM', {
+        customer: { email: `another.${randomUUID().slice(0, 8)}@example.com`, phone: '0499000111' },
+      }),
     );
-    const ids = await app.pg.query(`SELECT DISTINCT customer_id FROM booking.bookings WHERE job_id = ANY($1::uuid[])`, [
-      [third.body.jobId, fourth.body.jobId],
-    ]);
+    const ids = await app.pg.query(
+      `SELECT DISTINCT customer_id FROM booking.bookings WHERE job_id = ANY($1::uuid[])`,
+      [[third.body.jobId, fourth.body.jobId]],
+    );
     expect(ids.rows).toHaveLength(1);
   });
 
   it('forces onsite for battery service and callback quotes; prices prepaid staff bookings with the discount', async () => {
     const date = nextDay();
-    const battery = await app.request('POST', '/api/bookings', bookingBody(date, '8-10 AM', { job: { serviceType: 'battery-service', paymentMethod: 'prepaid' } }));
+    const battery = await app.request(
+      'POST',
+      '/api/bookings',
+      bookingBody(date, '8-10 AM', { job: { serviceType: 'battery-service', paymentMethod: 'prepaid' } }),
+    );
     expect(battery.status).toBe(201);
     expect(battery.body).toMatchObject({ paymentMethod: 'onsite', customerValue: '0.00' });
-    const unknownSize = await app.request('POST', '/api/bookings', bookingBody(date, '10-12 AM', { job: { tyreSize: '999/99R99', paymentMethod: 'prepaid' } }));
+    const unknownSize = await app.request(
+      'POST',
+      '/api/bookings',
+      bookingBody(date, '10-12 AM', { job: { tyreSize: '999/99R99', paymentMethod: 'prepaid' } }),
+    );
     expect(unknownSize.body).toMatchObject({ paymentMethod: 'onsite', customerValue: '0.00' });
-    const puncture = await app.request('POST', '/api/bookings', bookingBody(date, '12-2 PM', { job: { serviceType: 'puncture-repair', paymentMethod: 'prepaid' } }));
+    const puncture = await app.request(
+      'POST',
+      '/api/bookings',
+      bookingBody(date, '12-2 PM', { job: { serviceType: 'puncture-repair', paymentMethod: 'prepaid' } }),
+    );
     expect(puncture.body).toMatchObject({ paymentMethod: 'prepaid', customerValue: '99.80' });
   });
 
   it('takes the staff form: identity, date-time dates, colour, quantity default 4, stricter messages', async () => {
     const date = nextDay();
     const staff = app.identity('admin');
-    const body = bookingBody(`${date}T00:00:00.000Z`, '2-4 PM', { vehicle: { color: 'Silver' }, job: { tyreQuantity: undefined, tyreBrand: 'Michelin' } });
+    const body = bookingBody(`${date}T00:00:00.000Z`, '2-4 PM', {
+      vehicle: { color: 'Silver' },
+      job: { tyreQuantity: undefined, tyreBrand: 'Michelin' },
+    });
     const res = await app.request('POST', '/api/bookings', body, staff);
     expect(res.status).toBe(201);
-    const event = await app.events.waitFor<{ jobId: string; vehicle: { color: string } }>('booking.created.v1', (d) => d.jobId === res.body.jobId);
+    const event = await app.events.waitFor<{ jobId: string; vehicle: { color: string } }>(
+      'booking.created.v1',
+      (d) => d.jobId === res.body.jobId,
+    );
     // Michelin 205/55R16 is 239: (239 + 40) x 4 + 89.80
-    expect(event.data).toMatchObject({ channel: 'staff', scheduledDate: date, tyreQuantity: 4, tyreBrand: 'Michelin', customerValue: '1205.80' });
+    expect(event.data).toMatchObject({
+      channel: 'staff',
+      scheduledDate: date,
+      tyreQuantity: 4,
+      tyreBrand: 'Michelin',
+      customerValue: '1205.80',
+    });
     expect(event.data.vehicle.color).toBe('Silver');
-    const noColour = await app.request('POST', '/api/bookings', bookingBody(nextDay(), '8-10 AM', { vehicle: { color: '' } }), staff);
+    const noColour = await app.request(
+      'POST',
+      '/api/bookings',
+      bookingBody(nextDay(), '8-10 AM', { vehicle: { color: '' } }),
+      staff,
+    );
     expect(noColour).toMatchObject({ status: 400, body: { message: 'Vehicle color is required' } });
-    const shortName = await app.request('POST', '/api/bookings', bookingBody(nextDay(), '8-10 AM', { vehicle: { color: 'Red' }, customer: { name: 'J' } }), staff);
+    const shortName = await app.request(
+      'POST',
+      '/api/bookings',
+      bookingBody(nextDay(), '8-10 AM', { vehicle: { color: 'Red' }, customer: { name: 'J' } }),
+      staff,
+    );
     expect(shortName).toMatchObject({ status: 400, body: { message: 'Customer name is required' } });
     // A signed-in staff member using the public dialog (no colour field) is a customer like any other.
     const viaDialog = await app.request('POST', '/api/bookings', bookingBody(nextDay(), '8-10 AM'), staff);
     expect(viaDialog.status).toBe(201);
-    const dialogEvent = await app.events.waitFor<{ jobId: string; channel: string }>('booking.created.v1', (d) => d.jobId === viaDialog.body.jobId);
+    const dialogEvent = await app.events.waitFor<{ jobId: string; channel: string }>(
+      'booking.created.v1',
+      (d) => d.jobId === viaDialog.body.jobId,
+    );
     expect(dialogEvent.data.channel).toBe('online');
-    const forged = await app.request('POST', '/api/bookings', bookingBody(nextDay(), '8-10 AM'), { 'x-identity-token': 'forged' });
+    const forged = await app.request('POST', '/api/bookings', bookingBody(nextDay(), '8-10 AM'), {
+      'x-identity-token': 'forged',
+    });
     expect(forged.status).toBe(401);
   });
 
@@ -202,9 +265,14 @@ describe('POST /api/bookings', () => {
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const other = await app.request('POST', '/api/bookings', bookingBody(date, '10-12 AM'), { 'Idempotency-Key': key });
+    const other = await app.request('POST', '/api/bookings', bookingBody(date, '10-12 AM'), {
+      'Idempotency-Key': key,
+    });
     expect(other.status).toBe(422);
-    const { rows } = await app.pg.query(`SELECT count(*)::int AS n FROM booking.bookings WHERE scheduled_date = $1`, [date]);
+    const { rows } = await app.pg.query(
+      `SELECT count(*)::int AS n FROM booking.bookings WHERE scheduled_date = $1`,
+      [date],
+    );
     expect(rows[0].n).toBe(1);
   });
 });

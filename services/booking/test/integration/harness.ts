@@ -11,7 +11,14 @@ import { promisify } from 'node:util';
 import { connect, type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import { Pool } from 'pg';
 import pino from 'pino';
-import { createEvent, createPublisher, type AnyContract, type EventEnvelope, type EventInput, type Publisher } from '@tyres/events';
+import {
+  createEvent,
+  createPublisher,
+  type AnyContract,
+  type EventEnvelope,
+  type EventInput,
+  type Publisher,
+} from '@tyres/events';
 import { signIdentity, type StaffRole } from '@tyres/service-kit';
 import {
   createRabbitAdmin,
@@ -45,9 +52,13 @@ export async function migratedBookingDatabase(label: string): Promise<TestDataba
   const template = await createTemplateDatabase(
     'booking',
     async (url) => {
-      await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'booking'], {
-        env: { ...process.env, DATABASE_URL: url },
-      });
+      await promisify(execFile)(
+        process.execPath,
+        [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'booking'],
+        {
+          env: { ...process.env, DATABASE_URL: url },
+        },
+      );
     },
     { fingerprint: migrationsFingerprint() },
   );
@@ -105,28 +116,42 @@ export class EventObserver {
   ) {}
 
   static async attach(amqpUrl: string, prefix: string, admin: RabbitAdmin): Promise<EventObserver> {
-    await waitFor(() => admin.exchangeExists(`${prefix}tyres.events`), { timeoutMs: 15_000, message: 'events exchange' });
+    await waitFor(() => admin.exchangeExists(`${prefix}tyres.events`), {
+      timeoutMs: 15_000,
+      message: 'events exchange',
+    });
     const model = await connect(amqpUrl);
     const channel = await model.createChannel();
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
     await channel.bindQueue(queue, `${prefix}tyres.events`, '#');
     const observer = new EventObserver(model, channel);
-    await channel.consume(queue, (msg: ConsumeMessage | null) => {
-      if (!msg) return;
-      try {
-        observer.seen.push(JSON.parse(msg.content.toString('utf8')) as EventEnvelope);
-      } catch {
-        // a deliberately malformed message (dead-letter tests)
-      }
-    }, { noAck: true });
+    await channel.consume(
+      queue,
+      (msg: ConsumeMessage | null) => {
+        if (!msg) return;
+        try {
+          observer.seen.push(JSON.parse(msg.content.toString('utf8')) as EventEnvelope);
+        } catch {
+          // a deliberately malformed message (dead-letter tests)
+        }
+      },
+      { noAck: true },
+    );
     return observer;
   }
 
-  of<T = Record<string, unknown>>(type: string, match: (data: T) => boolean = () => true): EventEnvelope<T>[] {
+  of<T = Record<string, unknown>>(
+    type: string,
+    match: (data: T) => boolean = () => true,
+  ): EventEnvelope<T>[] {
     return this.seen.filter((e) => e.type === type && match(e.data as T)) as EventEnvelope<T>[];
   }
 
-  async waitFor<T = Record<string, unknown>>(type: string, match: (data: T) => boolean = () => true, timeoutMs = 10_000) {
+  async waitFor<T = Record<string, unknown>>(
+    type: string,
+    match: (data: T) => boolean = () => true,
+    timeoutMs = 10_000,
+  ) {
     return waitFor(() => this.of<T>(type, match)[0], { timeoutMs, message: `event ${type}` });
   }
 
@@ -136,7 +161,10 @@ export class EventObserver {
   }
 }
 
-export async function startTestBooking(label: string, env: Record<string, string> = {}): Promise<BookingUnderTest> {
+export async function startTestBooking(
+  label: string,
+  env: Record<string, string> = {},
+): Promise<BookingUnderTest> {
   const database = await migratedBookingDatabase(label);
   const prefix = uniquePrefix(label);
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -154,12 +182,16 @@ export async function startTestBooking(label: string, env: Record<string, string
     INTERNAL_JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     LOG_LEVEL: 'silent',
     HOLD_SWEEP_INTERVAL_MS: '250',
+    STAFF_ALERT_EMAIL: 'office@tyres.example',
     ...env,
   });
   const clock = new TestClock();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const service = await startBooking(config, logger, { clock: clock.now });
-  await waitFor(() => service.runtime.bus.isReady() && service.runtime.publisher.isReady(), { timeoutMs: 15_000, message: 'broker' });
+  await waitFor(() => service.runtime.bus.isReady() && service.runtime.publisher.isReady(), {
+    timeoutMs: 15_000,
+    message: 'broker',
+  });
   const admin = await createRabbitAdmin(amqpUrl);
   const events = await EventObserver.attach(amqpUrl, prefix, admin);
   const publisher: Publisher = createPublisher({ url: amqpUrl, prefix, name: `${label}-test-publisher` });
@@ -191,18 +223,29 @@ export async function startTestBooking(label: string, env: Record<string, string
       return { status: res.status, headers: res.headers, body: json as Http['body'], text };
     },
     identity(role, id = randomUUID()) {
-      return { 'x-identity-token': signIdentity(privatePem, { id, username: `${role}-${id.slice(0, 6)}`, role }) };
+      return {
+        'x-identity-token': signIdentity(privatePem, { id, username: `${role}-${id.slice(0, 6)}`, role }),
+      };
     },
     async publish(contract, data, id) {
-      const event = createEvent(contract, data, { source: 'test', correlationId: randomUUID(), ...(id ? { id } : {}) });
+      const event = createEvent(contract, data, {
+        source: 'test',
+        correlationId: randomUUID(),
+        ...(id ? { id } : {}),
+      });
       await publisher.publish(event);
       return event;
     },
     async publishRaw(envelope, routingKey) {
-      await admin.publish(`${prefix}tyres.events`, routingKey, typeof envelope === 'string' ? envelope : JSON.stringify(envelope), {
-        persistent: true,
-        contentType: 'application/json',
-      });
+      await admin.publish(
+        `${prefix}tyres.events`,
+        routingKey,
+        typeof envelope === 'string' ? envelope : JSON.stringify(envelope),
+        {
+          persistent: true,
+          contentType: 'application/json',
+        },
+      );
     },
     async stop() {
       await events.close();
@@ -210,7 +253,9 @@ export async function startTestBooking(label: string, env: Record<string, string
       await service.shutdown('test done');
       await pg.end();
       await deleteRedisKeysByPrefix(prefix).catch(() => undefined);
-      await admin.cleanup(prefix, { services: ['booking'], retryDelaysMs: service.runtime.bus.retryPolicy.delaysMs }).catch(() => undefined);
+      await admin
+        .cleanup(prefix, { services: ['booking'], retryDelaysMs: service.runtime.bus.retryPolicy.delaysMs })
+        .catch(() => undefined);
       await admin.close();
       await database.drop();
     },
@@ -230,11 +275,26 @@ export function businessDays(start = '2031-01-06'): () => string {
 
 let counter = 0;
 /** A valid public booking body; `over` replaces parts. */
-export function bookingBody(date: string, timeSlot: string, over: { job?: object; customer?: object; vehicle?: object } = {}) {
+export function bookingBody(
+  date: string,
+  timeSlot: string,
+  over: { job?: object; customer?: object; vehicle?: object } = {},
+) {
   counter += 1;
   return {
-    customer: { name: 'Jane Citizen', email: `jane.${counter}@example.com`, phone: '0412 345 678', ...over.customer },
-    vehicle: { make: 'Toyota', model: 'Corolla', year: 2018, registration: `1ABC${String(counter).padStart(3, '0')}`, ...over.vehicle },
+    customer: {
+      name: 'Jane Citizen',
+      email: `jane.${counter}@example.com`,
+      phone: '0412 345 678',
+      ...over.customer,
+    },
+    vehicle: {
+      make: 'Toyota',
+      model: 'Corolla',
+      year: 2018,
+      registration: `1ABC${String(counter).padStart(3, '0')}`,
+      ...over.vehicle,
+    },
     job: {
       serviceType: 'new-tyres',
       scheduledDate: date,

@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 afterEach(() => app.clock.reset());
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.alloc(200, 7),
+]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(300, 1)]);
 const WEBP = Buffer.concat([Buffer.from('RIFF\x00\x01\x00\x00WEBPVP8 ', 'latin1'), Buffer.alloc(100, 2)]);
 const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(100, 3)]);
@@ -36,16 +39,29 @@ async function book(over: Parameters<typeof bookingBody>[2] = {}, path = '/api/b
   return res.body as unknown as { jobId: string; jobNumber: string; quoteId?: string; amount?: string };
 }
 
-async function upload(jobId: string, files: { data: Buffer; name: string; type?: string }[], fields: Record<string, string> = {}) {
+async function upload(
+  jobId: string,
+  files: { data: Buffer; name: string; type?: string }[],
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
-  for (const f of files) form.append('photos', new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }), f.name);
+  for (const f of files)
+    form.append(
+      'photos',
+      new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }),
+      f.name,
+    );
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   const res = await fetch(`${app.url}/api/bookings/${jobId}/photos`, { method: 'POST', body: form });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { photos?: { id: string; mimeType: string }[] } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & { photos?: { id: string; mimeType: string }[] },
+  };
 }
 
 const photoCount = async (jobId: string) =>
-  (await app.pg.query(`SELECT count(*)::int AS n FROM booking.job_photos WHERE job_id = $1`, [jobId])).rows[0].n as number;
+  (await app.pg.query(`SELECT count(*)::int AS n FROM booking.job_photos WHERE job_id = $1`, [jobId])).rows[0]
+    .n as number;
 
 describe('POST /api/bookings/{jobId}/photos', () => {
   it('stores jpeg, png and webp (type decided by content) and emits BookingPhotoAdded with metadata only', async () => {
@@ -61,8 +77,16 @@ describe('POST /api/bookings/{jobId}/photos', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body.photos!.map((p) => p.mimeType)).toEqual(['image/jpeg', 'image/png', 'image/webp']);
-    expect(res.body.photos![1]).toMatchObject({ type: 'tyre-condition', originalName: 'tread.txt', size: PNG.length, jobId });
-    const event = await app.events.waitFor('booking.photo-added.v1', (d: { photoId: string }) => d.photoId === res.body.photos![1]!.id);
+    expect(res.body.photos![1]).toMatchObject({
+      type: 'tyre-condition',
+      originalName: 'tread.txt',
+      size: PNG.length,
+      jobId,
+    });
+    const event = await app.events.waitFor(
+      'booking.photo-added.v1',
+      (d: { photoId: string }) => d.photoId === res.body.photos![1]!.id,
+    );
     expect(event.data).toEqual({
       jobId,
       photoId: res.body.photos![1]!.id,
@@ -78,8 +102,17 @@ describe('POST /api/bookings/{jobId}/photos', () => {
   it('rejects other types by content whatever the name or Content-Type says', async () => {
     const { jobId } = await book();
     const res = await upload(jobId, [{ data: GIF, name: 'tyre.jpg', type: 'image/jpeg' }]);
-    expect(res).toEqual({ status: 400, body: { error: 'Invalid file type', message: 'Please upload jpeg, png, webp files only.', code: 'invalid_file_type' } });
-    const svg = await upload(jobId, [{ data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), name: 'x.png', type: 'image/png' }]);
+    expect(res).toEqual({
+      status: 400,
+      body: {
+        error: 'Invalid file type',
+        message: 'Please upload jpeg, png, webp files only.',
+        code: 'invalid_file_type',
+      },
+    });
+    const svg = await upload(jobId, [
+      { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), name: 'x.png', type: 'image/png' },
+    ]);
     expect(svg.status).toBe(400);
     const empty = await upload(jobId, [{ data: Buffer.alloc(0), name: 'empty.jpg', type: 'image/jpeg' }]);
     expect(empty.status).toBe(400);
@@ -96,7 +129,10 @@ describe('POST /api/bookings/{jobId}/photos', () => {
     const { jobId } = await book();
     const big = Buffer.concat([JPEG.subarray(0, 4), Buffer.alloc(5 * 1024 * 1024 + 1 - 4, 9)]);
     const res = await upload(jobId, [{ data: big, name: 'big.jpg', type: 'image/jpeg' }]);
-    expect(res).toEqual({ status: 400, body: { error: 'File too large', message: 'File size must be less than 5MB.', code: 'file_too_large' } });
+    expect(res).toEqual({
+      status: 400,
+      body: { error: 'File too large', message: 'File size must be less than 5MB.', code: 'file_too_large' },
+    });
     const edge = await upload(jobId, [{ data: big.subarray(0, 5 * 1024 * 1024), name: 'edge.jpg' }]);
     expect(edge.status).toBe(201);
   });
@@ -138,7 +174,9 @@ describe('POST /api/bookings/{jobId}/photos', () => {
     const res = await upload(q.jobId, [{ data: PNG, name: 'a.png' }]);
     expect(res.status).toBe(201);
     await new Promise((r) => setTimeout(r, 300));
-    expect(app.events.of('booking.photo-added.v1', (d: { jobId: string }) => d.jobId === q.jobId)).toHaveLength(0);
+    expect(
+      app.events.of('booking.photo-added.v1', (d: { jobId: string }) => d.jobId === q.jobId),
+    ).toHaveLength(0);
     await app.publish(PaymentSucceeded, {
       paymentId: randomUUID(),
       paymentIntentId: 'pi_test_1',
@@ -152,7 +190,9 @@ describe('POST /api/bookings/{jobId}/photos', () => {
       succeededAt: new Date().toISOString(),
     });
     await app.events.waitFor('booking.photo-added.v1', (d: { jobId: string }) => d.jobId === q.jobId);
-    const types = app.events.seen.filter((e) => (e.data as { jobId?: string }).jobId === q.jobId).map((e) => e.type);
+    const types = app.events.seen
+      .filter((e) => (e.data as { jobId?: string }).jobId === q.jobId)
+      .map((e) => e.type);
     expect(types.indexOf('booking.created.v1')).toBeLessThan(types.indexOf('booking.photo-added.v1'));
   });
 });
@@ -182,7 +222,9 @@ describe('GET /api/dashboard/jobs/{jobId}/photos/{photoId}', () => {
       assignedBy: randomUUID(),
       assignedAt: new Date().toISOString(),
     });
-    await waitFor(async () => (await fetch(app.url + path, { headers: app.identity('technician', tech) })).status === 200);
+    await waitFor(
+      async () => (await fetch(app.url + path, { headers: app.identity('technician', tech) })).status === 200,
+    );
     expect((await app.request('GET', path, undefined, app.identity('technician', other))).status).toBe(404);
     // An older assignment arriving late does not take the job away.
     await app.publish(JobAssigned, {
@@ -195,11 +237,36 @@ describe('GET /api/dashboard/jobs/{jobId}/photos/{photoId}', () => {
       assignedBy: randomUUID(),
       assignedAt: new Date(Date.now() - 3600_000).toISOString(),
     });
-    await waitFor(async () => (await app.pg.query(`SELECT count(*)::int AS n FROM booking.inbox_events WHERE handler = 'booking.recordJobAssignment'`)).rows[0].n === 2);
+    await waitFor(
+      async () =>
+        (
+          await app.pg.query(
+            `SELECT count(*)::int AS n FROM booking.inbox_events WHERE handler = 'booking.recordJobAssignment'`,
+          )
+        ).rows[0].n === 2,
+    );
     expect((await fetch(app.url + path, { headers: app.identity('technician', tech) })).status).toBe(200);
 
     expect((await app.request('GET', path)).status).toBe(401);
-    expect((await app.request('GET', `/api/dashboard/jobs/${jobId}/photos/${randomUUID()}`, undefined, app.identity('admin'))).status).toBe(404);
-    expect((await app.request('GET', `/api/dashboard/jobs/${randomUUID()}/photos/${photoId}`, undefined, app.identity('admin'))).status).toBe(404);
+    expect(
+      (
+        await app.request(
+          'GET',
+          `/api/dashboard/jobs/${jobId}/photos/${randomUUID()}`,
+          undefined,
+          app.identity('admin'),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await app.request(
+          'GET',
+          `/api/dashboard/jobs/${randomUUID()}/photos/${photoId}`,
+          undefined,
+          app.identity('admin'),
+        )
+      ).status,
+    ).toBe(404);
   });
 });

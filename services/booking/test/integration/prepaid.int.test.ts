@@ -28,7 +28,11 @@ interface QuoteAnswer {
 }
 
 async function quote(date: string, slot: string, over: Parameters<typeof bookingBody>[2] = {}) {
-  const res = await app.request('POST', '/api/bookings/quote', bookingBody(date, slot, { ...over, job: { paymentMethod: 'prepaid', ...over.job } }));
+  const res = await app.request(
+    'POST',
+    '/api/bookings/quote',
+    bookingBody(date, slot, { ...over, job: { paymentMethod: 'prepaid', ...over.job } }),
+  );
   return { res, q: res.body as unknown as QuoteAnswer };
 }
 
@@ -49,7 +53,12 @@ function paid(q: QuoteAnswer, over: Partial<{ quoteId: string | null; jobId: str
 }
 
 const slotOf = async (date: string, slot: string) =>
-  ((await app.request('GET', `/api/time-slots?date=${date}`)).body as { slot: string; isAvailable: boolean }[]).find((s) => s.slot === slot)!;
+  (
+    (await app.request('GET', `/api/time-slots?date=${date}`)).body as {
+      slot: string;
+      isAvailable: boolean;
+    }[]
+  ).find((s) => s.slot === slot)!;
 
 describe('prepaid quotes', () => {
   it('hold the slot and answer bookingToken, amount, currency and scheduledDate; BookingQuoted goes out', async () => {
@@ -67,10 +76,21 @@ describe('prepaid quotes', () => {
     expect((await slotOf(date, '8-10 AM')).isAvailable).toBe(false);
     const taken = await app.request('POST', '/api/bookings', bookingBody(date, '8-10 AM'));
     expect(taken.status).toBe(409);
-    const event = await app.events.waitFor('booking.quoted.v1', (d: { quoteId: string }) => d.quoteId === q.quoteId);
-    expect(event.data).toMatchObject({ bookingToken: q.bookingToken, amount: '457.80', jobId: q.jobId, currency: 'AUD', paymentMethod: 'prepaid' });
+    const event = await app.events.waitFor(
+      'booking.quoted.v1',
+      (d: { quoteId: string }) => d.quoteId === q.quoteId,
+    );
+    expect(event.data).toMatchObject({
+      bookingToken: q.bookingToken,
+      amount: '457.80',
+      jobId: q.jobId,
+      currency: 'AUD',
+      paymentMethod: 'prepaid',
+    });
     // The token itself is never stored.
-    const { rows } = await app.pg.query(`SELECT booking_token_hash FROM booking.bookings WHERE id = $1`, [q.quoteId]);
+    const { rows } = await app.pg.query(`SELECT booking_token_hash FROM booking.bookings WHERE id = $1`, [
+      q.quoteId,
+    ]);
     expect(rows[0].booking_token_hash).not.toContain(q.bookingToken);
   });
 
@@ -83,8 +103,20 @@ describe('prepaid quotes', () => {
       serviceType: 'new-tyres',
       status: 'quoted',
       customer: { name: 'Jane Citizen', email: expect.any(String), phone: '0412 345 678' },
-      job: { scheduledDate: q.scheduledDate, timeSlot: '10-12 AM', address: '12 Smith St', suburb: 'Mandurah', postcode: '6210' },
-      vehicle: { make: 'Toyota', model: 'Corolla', year: 2018, color: 'Red', registration: expect.any(String) },
+      job: {
+        scheduledDate: q.scheduledDate,
+        timeSlot: '10-12 AM',
+        address: '12 Smith St',
+        suburb: 'Mandurah',
+        postcode: '6210',
+      },
+      vehicle: {
+        make: 'Toyota',
+        model: 'Corolla',
+        year: 2018,
+        color: 'Red',
+        registration: expect.any(String),
+      },
     });
     const missing = await app.request('GET', `/api/booking-token/${'x'.repeat(43)}`);
     expect(missing.status).toBe(404);
@@ -131,8 +163,15 @@ describe('prepaid quotes', () => {
     expect((await app.request('GET', `/api/booking-token/${q.bookingToken}`)).status).toBe(404);
     expect((await app.request('GET', `/internal/booking-token/${q.bookingToken}`)).status).toBe(404);
     // ...and the sweeper releases it and says so.
-    const expired = await app.events.waitFor('booking.expired.v1', (d: { quoteId: string }) => d.quoteId === q.quoteId);
-    expect(expired.data).toMatchObject({ scheduledDate: date, timeSlot: '2-4 PM', reason: 'payment-timeout' });
+    const expired = await app.events.waitFor(
+      'booking.expired.v1',
+      (d: { quoteId: string }) => d.quoteId === q.quoteId,
+    );
+    expect(expired.data).toMatchObject({
+      scheduledDate: date,
+      timeSlot: '2-4 PM',
+      reason: 'payment-timeout',
+    });
     const { rows } = await app.pg.query(
       `SELECT b.status::text AS status, r.released_at, r.release_reason FROM booking.bookings b JOIN booking.slot_reservations r ON r.booking_id = b.id WHERE b.id = $1`,
       [q.quoteId],
@@ -167,7 +206,10 @@ describe('PaymentSucceeded', () => {
     const data = paid(q);
     const eventId = randomUUID();
     await app.publish(PaymentSucceeded, data, eventId);
-    const created = await app.events.waitFor('booking.created.v1', (d: { jobId: string }) => d.jobId === q.jobId);
+    const created = await app.events.waitFor(
+      'booking.created.v1',
+      (d: { jobId: string }) => d.jobId === q.jobId,
+    );
     expect(created.data).toMatchObject({
       jobId: q.jobId,
       jobNumber: q.jobNumber,
@@ -183,7 +225,9 @@ describe('PaymentSucceeded', () => {
     await app.publish(PaymentSucceeded, data, eventId);
     await app.publish(PaymentSucceeded, data);
     await waitFor(async () => {
-      const { rows } = await app.pg.query(`SELECT count(*)::int AS n FROM booking.inbox_events WHERE handler = 'booking.confirmPrepaidBooking'`);
+      const { rows } = await app.pg.query(
+        `SELECT count(*)::int AS n FROM booking.inbox_events WHERE handler = 'booking.confirmPrepaidBooking'`,
+      );
       return rows[0].n >= 2;
     });
     await new Promise((r) => setTimeout(r, 300));
@@ -192,7 +236,10 @@ describe('PaymentSucceeded', () => {
       [q.jobId],
     );
     expect(rows[0].n).toBe(1);
-    const booking = await app.pg.query(`SELECT status::text AS status, payment_status FROM booking.bookings WHERE id = $1`, [q.quoteId]);
+    const booking = await app.pg.query(
+      `SELECT status::text AS status, payment_status FROM booking.bookings WHERE id = $1`,
+      [q.quoteId],
+    );
     expect(booking.rows[0]).toEqual({ status: 'confirmed', payment_status: 'paid' });
     // The token still shows the (now paid) booking; the hold became a booking that never expires.
     const token = await app.request('GET', `/api/booking-token/${q.bookingToken}`);
@@ -204,7 +251,7 @@ describe('PaymentSucceeded', () => {
   it('after the hold expired: re-takes the slot if still free, else marks the booking for staff (conflict)', async () => {
     const date = nextDay();
     const free = (await quote(date, '10-12 AM')).q;
-    const lost = (await quote(date, '12-2 PM')).q;
+    const lost = (await quote(date, '12-2 PM', { customer: { email: 'sam@example.com' } })).q;
     app.clock.advance(31 * 60_000);
     await app.events.waitFor('booking.expired.v1', (d: { quoteId: string }) => d.quoteId === lost.quoteId);
     await app.events.waitFor('booking.expired.v1', (d: { quoteId: string }) => d.quoteId === free.quoteId);
@@ -214,10 +261,25 @@ describe('PaymentSucceeded', () => {
     await app.publish(PaymentSucceeded, paid(lost));
     await app.events.waitFor('booking.created.v1', (d: { jobId: string }) => d.jobId === free.jobId);
     await waitFor(async () => {
-      const { rows } = await app.pg.query(`SELECT status::text AS status FROM booking.bookings WHERE id = $1`, [lost.quoteId]);
+      const { rows } = await app.pg.query(
+        `SELECT status::text AS status FROM booking.bookings WHERE id = $1`,
+        [lost.quoteId],
+      );
       return rows[0].status === 'conflict';
     });
-    expect(app.events.of('booking.created.v1', (d: { jobId: string }) => d.jobId === lost.jobId)).toHaveLength(0);
+    expect(
+      app.events.of('booking.created.v1', (d: { jobId: string }) => d.jobId === lost.jobId),
+    ).toHaveLength(0);
+    // The customer and the office are told (STAFF_ALERT_EMAIL is set in the harness).
+    const emails = await app.pg.query(
+      `SELECT payload->'data'->>'to' AS "to", payload->'data'->>'subject' AS subject, payload->'data'->>'text' AS text
+         FROM booking.outbox_events WHERE type = 'email.requested.v1' AND payload->'data'->>'jobId' = $1 ORDER BY id`,
+      [lost.jobId],
+    );
+    expect(emails.rows.map((r: { to: string }) => r.to)).toEqual(['sam@example.com', 'office@tyres.example']);
+    expect(emails.rows[0].text).toContain('We will call you within one business day');
+    expect(emails.rows[0].text).toContain(`${date}, 12-2 PM`);
+    expect(emails.rows[1].subject).toMatch(/^Action needed: JOB-\d{6,} paid after its slot was taken$/);
     const { rows } = await app.pg.query(
       `SELECT count(*)::int AS n FROM booking.slot_reservations WHERE date = $1 AND released_at IS NULL`,
       [date],

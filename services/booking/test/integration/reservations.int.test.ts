@@ -23,7 +23,8 @@ async function book(date: string, slot: string) {
   expect(res.status).toBe(201);
   return res.body as unknown as { jobId: string; jobNumber: string };
 }
-const free = async (date: string) => ((await app.request('GET', `/api/time-slots/${date}`)).body as { slot: string }[]).map((s) => s.slot);
+const free = async (date: string) =>
+  ((await app.request('GET', `/api/time-slots/${date}`)).body as { slot: string }[]).map((s) => s.slot);
 const reservation = async (jobId: string) =>
   (
     await app.pg.query(
@@ -32,30 +33,60 @@ const reservation = async (jobId: string) =>
     )
   ).rows[0];
 const handled = async (handler: string) =>
-  (await app.pg.query(`SELECT count(*)::int AS n FROM booking.inbox_events WHERE handler = $1`, [handler])).rows[0].n as number;
+  (await app.pg.query(`SELECT count(*)::int AS n FROM booking.inbox_events WHERE handler = $1`, [handler]))
+    .rows[0].n as number;
 
 describe('PUT /internal/reservations/{jobId} (reschedule)', () => {
   it('moves the reservation atomically; the lists reflect it when the call returns', async () => {
     const date = nextDay();
     const target = nextDay();
     const { jobId } = await book(date, '8-10 AM');
-    const res = await app.request('PUT', `/internal/reservations/${jobId}`, { scheduledDate: target, timeSlot: '2-4 PM' }, staff());
+    const res = await app.request(
+      'PUT',
+      `/internal/reservations/${jobId}`,
+      { scheduledDate: target, timeSlot: '2-4 PM' },
+      staff(),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ jobId, scheduledDate: target, timeSlot: '2-4 PM' });
     expect(await free(date)).toContain('8-10 AM');
     expect(await free(target)).not.toContain('2-4 PM');
     // Same slot again: a no-op 200.
-    expect((await app.request('PUT', `/internal/reservations/${jobId}`, { scheduledDate: target, timeSlot: '2-4 PM' }, staff())).status).toBe(200);
+    expect(
+      (
+        await app.request(
+          'PUT',
+          `/internal/reservations/${jobId}`,
+          { scheduledDate: target, timeSlot: '2-4 PM' },
+          staff(),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('409 when the target is taken or blocked; 400 for past/malformed dates and bad slots; 404 without a reservation; 401 without identity', async () => {
     const date = nextDay();
     const a = await book(date, '8-10 AM');
     await book(date, '10-12 AM');
-    const taken = await app.request('PUT', `/internal/reservations/${a.jobId}`, { scheduledDate: date, timeSlot: '10-12 AM' }, staff());
+    const taken = await app.request(
+      'PUT',
+      `/internal/reservations/${a.jobId}`,
+      { scheduledDate: date, timeSlot: '10-12 AM' },
+      staff(),
+    );
     expect(taken).toMatchObject({ status: 409, body: { message: NO_LONGER } });
-    await app.request('PATCH', `/api/dashboard/timeslots/${date}/12-2%20PM/block`, { reason: 'Training' }, staff());
-    const blocked = await app.request('PUT', `/internal/reservations/${a.jobId}`, { scheduledDate: date, timeSlot: '12-2 PM' }, staff());
+    await app.request(
+      'PATCH',
+      `/api/dashboard/timeslots/${date}/12-2%20PM/block`,
+      { reason: 'Training' },
+      staff(),
+    );
+    const blocked = await app.request(
+      'PUT',
+      `/internal/reservations/${a.jobId}`,
+      { scheduledDate: date, timeSlot: '12-2 PM' },
+      staff(),
+    );
     expect(blocked).toMatchObject({ status: 409, body: { message: NO_LONGER } });
     for (const body of [
       { scheduledDate: '2020-01-06', timeSlot: '8-10 AM' },
@@ -64,10 +95,29 @@ describe('PUT /internal/reservations/{jobId} (reschedule)', () => {
       { scheduledDate: '2031-10-11', timeSlot: '8-10 AM' },
     ]) {
       const res = await app.request('PUT', `/internal/reservations/${a.jobId}`, body, staff());
-      expect({ status: res.status, message: res.body.message }).toEqual({ status: 400, message: 'Invalid date or time slot selected' });
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status: 400,
+        message: 'Invalid date or time slot selected',
+      });
     }
-    expect((await app.request('PUT', `/internal/reservations/${randomUUID()}`, { scheduledDate: date, timeSlot: '2-4 PM' }, staff())).status).toBe(404);
-    expect((await app.request('PUT', `/internal/reservations/${a.jobId}`, { scheduledDate: date, timeSlot: '2-4 PM' })).status).toBe(401);
+    expect(
+      (
+        await app.request(
+          'PUT',
+          `/internal/reservations/${randomUUID()}`,
+          { scheduledDate: date, timeSlot: '2-4 PM' },
+          staff(),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await app.request('PUT', `/internal/reservations/${a.jobId}`, {
+          scheduledDate: date,
+          timeSlot: '2-4 PM',
+        })
+      ).status,
+    ).toBe(401);
     expect(await reservation(a.jobId)).toMatchObject({ date, time_slot: '8-10 AM', released_at: null });
   });
 
@@ -77,7 +127,14 @@ describe('PUT /internal/reservations/{jobId} (reschedule)', () => {
     const a = await book(date, '8-10 AM');
     const b = await book(date, '10-12 AM');
     const results = await Promise.all(
-      [a, b].map((j) => app.request('PUT', `/internal/reservations/${j.jobId}`, { scheduledDate: target, timeSlot: '8-10 AM' }, staff())),
+      [a, b].map((j) =>
+        app.request(
+          'PUT',
+          `/internal/reservations/${j.jobId}`,
+          { scheduledDate: target, timeSlot: '8-10 AM' },
+          staff(),
+        ),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
   });
@@ -88,11 +145,17 @@ describe('PUT /internal/reservations/{jobId} (reschedule)', () => {
     const other = await book(date, '12-2 PM');
     // Bypass every application check: move the other job's row onto the taken slot directly.
     await expect(
-      app.pg.query(`UPDATE booking.slot_reservations SET time_slot = '2-4 PM' WHERE job_id = $1`, [other.jobId]),
+      app.pg.query(`UPDATE booking.slot_reservations SET time_slot = '2-4 PM' WHERE job_id = $1`, [
+        other.jobId,
+      ]),
     ).rejects.toMatchObject({ code: '23505', constraint: 'slot_reservations_active_slot_key' });
     // A released row does not count: after a cancel the same move is fine.
-    await app.pg.query(`UPDATE booking.slot_reservations SET released_at = now() WHERE job_id = $1`, [other.jobId]);
-    await app.pg.query(`UPDATE booking.slot_reservations SET time_slot = '2-4 PM' WHERE job_id = $1`, [other.jobId]);
+    await app.pg.query(`UPDATE booking.slot_reservations SET released_at = now() WHERE job_id = $1`, [
+      other.jobId,
+    ]);
+    await app.pg.query(`UPDATE booking.slot_reservations SET time_slot = '2-4 PM' WHERE job_id = $1`, [
+      other.jobId,
+    ]);
   });
 });
 
@@ -100,12 +163,23 @@ describe('DELETE /internal/reservations/{jobId} (cancel / delete)', () => {
   it('frees the slot at once; idempotent 204; a freed reservation can be re-taken by PUT', async () => {
     const date = nextDay();
     const { jobId } = await book(date, '12-2 PM');
-    expect((await app.request('DELETE', `/internal/reservations/${jobId}`, undefined, staff())).status).toBe(204);
+    expect((await app.request('DELETE', `/internal/reservations/${jobId}`, undefined, staff())).status).toBe(
+      204,
+    );
     expect(await free(date)).toContain('12-2 PM');
-    expect((await app.request('DELETE', `/internal/reservations/${jobId}`, undefined, staff())).status).toBe(204);
-    expect((await app.request('DELETE', `/internal/reservations/${randomUUID()}`, undefined, staff())).status).toBe(204);
+    expect((await app.request('DELETE', `/internal/reservations/${jobId}`, undefined, staff())).status).toBe(
+      204,
+    );
+    expect(
+      (await app.request('DELETE', `/internal/reservations/${randomUUID()}`, undefined, staff())).status,
+    ).toBe(204);
     expect((await app.request('DELETE', `/internal/reservations/${jobId}`)).status).toBe(401);
-    const again = await app.request('PUT', `/internal/reservations/${jobId}`, { scheduledDate: date, timeSlot: '12-2 PM' }, staff());
+    const again = await app.request(
+      'PUT',
+      `/internal/reservations/${jobId}`,
+      { scheduledDate: date, timeSlot: '12-2 PM' },
+      staff(),
+    );
     expect(again.status).toBe(200);
     expect(await free(date)).not.toContain('12-2 PM');
   });
@@ -129,7 +203,16 @@ describe('job events (safety net, idempotent)', () => {
     await waitFor(async () => (await reservation(jobId)).released_at !== null);
     expect((await reservation(jobId)).release_reason).toBe('deleted');
     // The job comes back (re-taken through the internal API), then the old event is redelivered: nothing happens.
-    expect((await app.request('PUT', `/internal/reservations/${jobId}`, { scheduledDate: date, timeSlot: '8-10 AM' }, staff())).status).toBe(200);
+    expect(
+      (
+        await app.request(
+          'PUT',
+          `/internal/reservations/${jobId}`,
+          { scheduledDate: date, timeSlot: '8-10 AM' },
+          staff(),
+        )
+      ).status,
+    ).toBe(200);
     const before = await handled('booking.releaseOnJobDeleted');
     await app.publish(JobDeleted, deleted(jobId, date, '8-10 AM'), eventId);
     await new Promise((r) => setTimeout(r, 500));
@@ -189,10 +272,19 @@ describe('job events (safety net, idempotent)', () => {
     });
     await app.publish(JobRescheduled, moved(a.jobId, '12-2 PM'));
     await waitFor(async () => (await reservation(a.jobId)).date === target);
-    expect(await reservation(a.jobId)).toMatchObject({ date: target, time_slot: '12-2 PM', released_at: null });
+    expect(await reservation(a.jobId)).toMatchObject({
+      date: target,
+      time_slot: '12-2 PM',
+      released_at: null,
+    });
 
     const b = await book(date, '8-10 AM');
-    await app.request('PUT', `/internal/reservations/${b.jobId}`, { scheduledDate: target, timeSlot: '2-4 PM' }, staff());
+    await app.request(
+      'PUT',
+      `/internal/reservations/${b.jobId}`,
+      { scheduledDate: target, timeSlot: '2-4 PM' },
+      staff(),
+    );
     const before = await handled('booking.moveOnJobRescheduled');
     await app.publish(JobRescheduled, moved(b.jobId, '2-4 PM'));
     await waitFor(async () => (await handled('booking.moveOnJobRescheduled')) === before + 1);
@@ -204,10 +296,20 @@ describe('job events (safety net, idempotent)', () => {
     const before = (await app.admin.messageCount(dlq)) ?? 0;
     await app.publishRaw('{"this is": "not an event"', 'payment.succeeded.v1');
     await app.publishRaw(
-      { id: randomUUID(), type: 'job.deleted.v1', version: 1, occurredAt: new Date().toISOString(), source: 'test', correlationId: 'c-1', data: { jobId: 'nope' } },
+      {
+        id: randomUUID(),
+        type: 'job.deleted.v1',
+        version: 1,
+        occurredAt: new Date().toISOString(),
+        source: 'test',
+        correlationId: 'c-1',
+        data: { jobId: 'nope' },
+      },
       'job.deleted.v1',
     );
-    await waitFor(async () => ((await app.admin.messageCount(dlq)) ?? 0) >= before + 2, { timeoutMs: 10_000 });
+    await waitFor(async () => ((await app.admin.messageCount(dlq)) ?? 0) >= before + 2, {
+      timeoutMs: 10_000,
+    });
     const [message] = await app.admin.peek(dlq, 1);
     expect(message?.properties.headers).toBeDefined();
   });

@@ -27,13 +27,18 @@ describe('GET /api/time-slots', () => {
 
   it('weekend days: every slot unavailable with a reason', async () => {
     const res = await app.request('GET', '/api/time-slots?date=2031-05-10');
-    expect((res.body as Slot[]).every((s) => !s.isAvailable && /weekend/i.test(s.blockedReason ?? ''))).toBe(true);
+    expect((res.body as Slot[]).every((s) => !s.isAvailable && /weekend/i.test(s.blockedReason ?? ''))).toBe(
+      true,
+    );
   });
 
   it('past and malformed dates: 400 "Invalid date or time slot selected"', async () => {
     for (const q of ['date=2020-01-06', 'date=2031-13-01', 'date=tomorrow', '']) {
       const res = await app.request('GET', `/api/time-slots?${q}`);
-      expect({ status: res.status, message: res.body.message }).toEqual({ status: 400, message: 'Invalid date or time slot selected' });
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status: 400,
+        message: 'Invalid date or time slot selected',
+      });
     }
     expect((await app.request('GET', '/api/time-slots/2020-01-06')).status).toBe(400);
     expect((await app.request('GET', '/api/time-slots/availability?date=bad')).status).toBe(400);
@@ -51,7 +56,9 @@ describe('GET /api/time-slots', () => {
     ]);
     const late = await app.request('POST', '/api/bookings', bookingBody('2031-05-07', '10-12 AM'));
     expect(late).toMatchObject({ status: 400, body: { message: 'Invalid date or time slot selected' } });
-    expect((await app.request('POST', '/api/bookings', bookingBody('2031-05-07', '12-2 PM'))).status).toBe(201);
+    expect((await app.request('POST', '/api/bookings', bookingBody('2031-05-07', '12-2 PM'))).status).toBe(
+      201,
+    );
     // "Today" is Perth's: at 01:00 Thursday in Perth (17:00 Wednesday UTC) Wednesday is in the past.
     app.clock.set(new Date('2031-05-07T17:00:00Z'));
     expect((await app.request('GET', '/api/time-slots?date=2031-05-07')).status).toBe(400);
@@ -70,7 +77,10 @@ describe('GET /api/time-slots', () => {
     const free = await app.request('GET', `/api/time-slots/${date}`);
     expect(free.body).toEqual([{ slot: '8-10 AM' }, { slot: '12-2 PM' }, { slot: '2-4 PM' }]);
     // An ISO date-time works too (the dialog's Date object): midnight in Perth.
-    const iso = await app.request('GET', `/api/time-slots/${new Date(`${date}T00:00:00+08:00`).toISOString()}`);
+    const iso = await app.request(
+      'GET',
+      `/api/time-slots/${new Date(`${date}T00:00:00+08:00`).toISOString()}`,
+    );
     expect(iso.body).toEqual(free.body);
   });
 });
@@ -83,23 +93,37 @@ describe('slot list cache', () => {
     const booked = await app.request('POST', '/api/bookings', bookingBody(date, '8-10 AM'));
     expect(booked.status).toBe(201);
     const hitsBefore = cache.hits;
-    expect(((await app.request('GET', `/api/time-slots?date=${date}`)).body as Slot[])[0]!.isAvailable).toBe(false);
-    expect(((await app.request('GET', `/api/time-slots?date=${date}`)).body as Slot[])[0]!.isAvailable).toBe(false);
+    expect(((await app.request('GET', `/api/time-slots?date=${date}`)).body as Slot[])[0]!.isAvailable).toBe(
+      false,
+    );
+    expect(((await app.request('GET', `/api/time-slots?date=${date}`)).body as Slot[])[0]!.isAvailable).toBe(
+      false,
+    );
     expect(cache.hits).toBeGreaterThan(hitsBefore);
     // Another replica (or psql) frees the slot: the trigger's NOTIFY drops the cached list here.
-    await app.pg.query(`UPDATE booking.slot_reservations SET released_at = now() WHERE job_id = $1`, [booked.body.jobId]);
-    await waitFor(async () => ((await app.request('GET', `/api/time-slots?date=${date}`)).body as Slot[])[0]!.isAvailable, {
-      timeoutMs: 2000,
-      message: 'freed slot visible',
-    });
-    await app.pg.query(`INSERT INTO booking.time_slots (id, date, slot, is_available, blocked_reason) VALUES ($1, $2, '2-4 PM', false, 'Staff training')`, [
-      randomUUID(),
-      date,
+    await app.pg.query(`UPDATE booking.slot_reservations SET released_at = now() WHERE job_id = $1`, [
+      booked.body.jobId,
     ]);
-    await waitFor(async () => ((await app.request('GET', `/api/time-slots?date=${date}`)).body as Slot[])[3]!.blockedReason === 'Staff training', {
-      timeoutMs: 2000,
-      message: 'block visible',
-    });
+    await waitFor(
+      async () => ((await app.request('GET', `/api/time-slots?date=${date}`)).body as Slot[])[0]!.isAvailable,
+      {
+        timeoutMs: 2000,
+        message: 'freed slot visible',
+      },
+    );
+    await app.pg.query(
+      `INSERT INTO booking.time_slots (id, date, slot, is_available, blocked_reason) VALUES ($1, $2, '2-4 PM', false, 'Staff training')`,
+      [randomUUID(), date],
+    );
+    await waitFor(
+      async () =>
+        ((await app.request('GET', `/api/time-slots?date=${date}`)).body as Slot[])[3]!.blockedReason ===
+        'Staff training',
+      {
+        timeoutMs: 2000,
+        message: 'block visible',
+      },
+    );
   });
 });
 
@@ -111,16 +135,34 @@ describe('time slot management (admin)', () => {
     const path = `/api/dashboard/timeslots/${date}/${encodeURIComponent('12-2 PM')}`;
     const blocked = await app.request('PATCH', `${path}/block`, { reason: 'Van in for service' }, admin());
     expect(blocked.status).toBe(200);
-    expect(blocked.body).toMatchObject({ date, slot: '12-2 PM', isAvailable: false, blockedReason: 'Van in for service', isBlocked: true });
+    expect(blocked.body).toMatchObject({
+      date,
+      slot: '12-2 PM',
+      isAvailable: false,
+      blockedReason: 'Van in for service',
+      isBlocked: true,
+    });
 
     const publicList = await app.request('GET', `/api/time-slots?date=${date}`);
-    expect((publicList.body as Slot[])[2]).toEqual({ slot: '12-2 PM', isAvailable: false, blockedReason: 'Van in for service' });
+    expect((publicList.body as Slot[])[2]).toEqual({
+      slot: '12-2 PM',
+      isAvailable: false,
+      blockedReason: 'Van in for service',
+    });
     const booking = await app.request('POST', '/api/bookings', bookingBody(date, '12-2 PM'));
-    expect(booking).toMatchObject({ status: 409, body: { message: 'This time slot is no longer available. Please select a different time slot.' } });
+    expect(booking).toMatchObject({
+      status: 409,
+      body: { message: 'This time slot is no longer available. Please select a different time slot.' },
+    });
 
     const list = await app.request('GET', `/api/dashboard/timeslots?date=${date}`, undefined, admin());
     expect(list.body).toHaveLength(4);
-    expect((list.body as { id: string; state: string }[]).map((s) => s.state)).toEqual(['available', 'available', 'blocked', 'available']);
+    expect((list.body as { id: string; state: string }[]).map((s) => s.state)).toEqual([
+      'available',
+      'available',
+      'blocked',
+      'available',
+    ]);
     expect((list.body as { id: string }[])[0]!.id).toBe(`${date}_0800`);
 
     const unblocked = await app.request('PATCH', `${path}/unblock`, undefined, admin());
@@ -136,23 +178,78 @@ describe('time slot management (admin)', () => {
     const date = nextDay();
     const booked = await app.request('POST', '/api/bookings', bookingBody(date, '8-10 AM'));
     expect(booked.status).toBe(201);
-    const res = await app.request('PATCH', `/api/dashboard/timeslots/${date}/8-10%20AM/block`, { reason: 'Training' }, admin());
+    const res = await app.request(
+      'PATCH',
+      `/api/dashboard/timeslots/${date}/8-10%20AM/block`,
+      { reason: 'Training' },
+      admin(),
+    );
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/already has a booking/);
-    await app.request('POST', '/api/bookings/quote', bookingBody(date, '10-12 AM', { job: { paymentMethod: 'prepaid' } }));
-    expect((await app.request('PATCH', `/api/dashboard/timeslots/${date}/10-12%20AM/block`, { reason: 'Training' }, admin())).status).toBe(409);
+    await app.request(
+      'POST',
+      '/api/bookings/quote',
+      bookingBody(date, '10-12 AM', { job: { paymentMethod: 'prepaid' } }),
+    );
+    expect(
+      (
+        await app.request(
+          'PATCH',
+          `/api/dashboard/timeslots/${date}/10-12%20AM/block`,
+          { reason: 'Training' },
+          admin(),
+        )
+      ).status,
+    ).toBe(409);
 
-    const blank = await app.request('PATCH', `/api/dashboard/timeslots/${date}/2-4%20PM/block`, { reason: '   ' }, admin());
-    expect(blank).toMatchObject({ status: 400, body: { message: 'Please enter a reason for blocking this time slot' } });
-    expect((await app.request('PATCH', `/api/dashboard/timeslots/${date}/9-11%20AM/block`, { reason: 'x' }, admin())).status).toBe(400);
-    expect((await app.request('PATCH', `/api/dashboard/timeslots/2020-01-06/2-4%20PM/block`, { reason: 'x' }, admin())).status).toBe(400);
+    const blank = await app.request(
+      'PATCH',
+      `/api/dashboard/timeslots/${date}/2-4%20PM/block`,
+      { reason: '   ' },
+      admin(),
+    );
+    expect(blank).toMatchObject({
+      status: 400,
+      body: { message: 'Please enter a reason for blocking this time slot' },
+    });
+    expect(
+      (
+        await app.request(
+          'PATCH',
+          `/api/dashboard/timeslots/${date}/9-11%20AM/block`,
+          { reason: 'x' },
+          admin(),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await app.request(
+          'PATCH',
+          `/api/dashboard/timeslots/2020-01-06/2-4%20PM/block`,
+          { reason: 'x' },
+          admin(),
+        )
+      ).status,
+    ).toBe(400);
   });
 
   it('is admin only', async () => {
     const date = nextDay();
     const path = `/api/dashboard/timeslots/${date}/2-4%20PM/block`;
     expect((await app.request('PATCH', path, { reason: 'x' })).status).toBe(401);
-    expect((await app.request('PATCH', path, { reason: 'x' }, app.identity('technician', randomUUID()))).status).toBe(403);
-    expect((await app.request('GET', `/api/dashboard/timeslots?date=${date}`, undefined, app.identity('technician'))).status).toBe(403);
+    expect(
+      (await app.request('PATCH', path, { reason: 'x' }, app.identity('technician', randomUUID()))).status,
+    ).toBe(403);
+    expect(
+      (
+        await app.request(
+          'GET',
+          `/api/dashboard/timeslots?date=${date}`,
+          undefined,
+          app.identity('technician'),
+        )
+      ).status,
+    ).toBe(403);
   });
 });

@@ -15,7 +15,8 @@ describe('tyre catalogue', () => {
     for (const size of sizes) expect(normalizeTyreSize(size)).toBe(size);
     const keys = TYRE_CATALOGUE.map((t) => `${t.size}|${t.brand}|${t.model}`);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const size of sizes) expect(TYRE_CATALOGUE.filter((t) => t.size === size).length).toBeGreaterThanOrEqual(2);
+    for (const size of sizes)
+      expect(TYRE_CATALOGUE.filter((t) => t.size === size).length).toBeGreaterThanOrEqual(2);
   });
   it('its cheapest tyre is the $139 shown on the site', () => {
     expect(BigInt(Math.min(...TYRE_CATALOGUE.map((t) => t.retail))) * 100n).toBe(PRICES.newTyresBasePrice);
@@ -36,7 +37,10 @@ describe('suburbs', () => {
     expect(new Set(LANDING_SUBURBS.map((s) => s.suburb)).size).toBe(42);
     for (const region of REGIONS) expect(LANDING_SUBURBS.some((s) => s.region === region)).toBe(true);
     for (const l of LANDING_SUBURBS) {
-      expect(GAZETTEER.find((g) => g.name === l.suburb)).toMatchObject({ postcode: l.postcode, region: l.region });
+      expect(GAZETTEER.find((g) => g.name === l.suburb)).toMatchObject({
+        postcode: l.postcode,
+        region: l.region,
+      });
     }
     // Links replace the first space with a hyphen: no landing suburb has two spaces.
     for (const l of LANDING_SUBURBS) expect(l.suburb.split(' ').length).toBeLessThanOrEqual(2);

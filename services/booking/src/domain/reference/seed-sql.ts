@@ -22,7 +22,8 @@ export function renderSeedSql(): string {
     return `  (${id(`landing|${s.suburb}`)}, ${q(s.suburb)}, ${q(s.postcode)}, ${q(s.region)}, ${q(copy.slug)}, ${q(copy.metaTitle)}, ${q(copy.metaDescription)}, ${q(copy.content)}, true, ${n})`;
   });
   const suburbs = GAZETTEER.map(
-    (g) => `  (${id(`suburb|${g.name}|${g.postcode}`)}, ${q(g.name)}, ${q(g.postcode)}, ${q(g.region)}, ${q(slugName(g.name))})`,
+    (g) =>
+      `  (${id(`suburb|${g.name}|${g.postcode}`)}, ${q(g.name)}, ${q(g.postcode)}, ${q(g.region)}, ${q(slugName(g.name))})`,
   );
   return [
     '-- Reference data: tyre pricing, the 42 landing-page suburbs and the Perth & Peel gazetteer.',
