@@ -203,10 +203,22 @@ describe('booking dialog: steps', () => {
     const { user } = setup();
     const headers = within(screen.getByRole('grid')).getAllByRole('columnheader');
     expect(headers[0]).toHaveTextContent('Su');
-    const yesterday = screen.getByRole('button', { name: 'Sunday 22 November 2026' });
+    const yesterday = screen.getByRole('button', { name: /^Sunday 22 November 2026/ });
     expect(yesterday).toHaveAttribute('aria-disabled', 'true');
     await user.click(yesterday);
     expect(yesterday).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('weekends are closed: they say so and cannot be picked', async () => {
+    api();
+    const { user } = setup();
+    const saturday = screen.getByRole('button', { name: 'Saturday 28 November 2026 (closed)' });
+    expect(saturday).toHaveAttribute('aria-disabled', 'true');
+    await user.click(saturday);
+    expect(saturday).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByRole('button', { name: 'Friday 27 November 2026' })).not.toHaveAttribute(
+      'aria-disabled',
+    );
   });
 
   test('passed slots say "Time has passed", unavailable ones their reason or "Unavailable"', async () => {

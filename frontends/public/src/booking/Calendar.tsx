@@ -3,7 +3,8 @@ import { formatLongDate, monthName, weekdayName } from '../site/format';
 
 /**
  * A month calendar for picking the service date: weeks start on Sunday (spec section 9), days before `min`
- * (today in Perth) cannot be chosen. Keyboard: arrows move by day and week, Home/End to the start/end of the
+ * (today in Perth) and weekends (the business works Monday to Friday; the booking service refuses them too)
+ * cannot be chosen. Keyboard: arrows move by day and week, Home/End to the start/end of the
  * week, Page Up/Down by month, Enter or Space picks. One day is in the tab order at a time (roving tabindex).
  */
 interface CalendarProps {
@@ -33,6 +34,12 @@ const addMonths = (iso: string, months: number) => {
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
   d.setUTCDate(Math.min(day, last));
   return toIso(d);
+};
+
+/** Saturday and Sunday: closed (spec section 1: hours Monday to Friday 8am-4pm). */
+export const isClosedDay = (iso: string) => {
+  const day = parseIso(iso).getUTCDay();
+  return day === 0 || day === 6;
 };
 
 function monthGrid(year: number, month: number): (string | null)[][] {
@@ -147,14 +154,16 @@ export function Calendar({ value, min, onChange, errorId, labelledBy }: Calendar
                       className="bk-cal__day"
                       data-date={date}
                       tabIndex={date === focused ? 0 : -1}
-                      aria-label={formatLongDate(date)}
+                      aria-label={
+                        isClosedDay(date) ? `${formatLongDate(date)} (closed)` : formatLongDate(date)
+                      }
                       aria-pressed={date === value}
-                      aria-disabled={date < min || undefined}
+                      aria-disabled={date < min || isClosedDay(date) || undefined}
                       aria-current={date === min ? 'date' : undefined}
                       onKeyDown={(event) => onKeyDown(event, date)}
                       onFocus={() => setFocused(date)}
                       onClick={() => {
-                        if (date < min) return;
+                        if (date < min || isClosedDay(date)) return;
                         onChange(date);
                       }}
                     >
