@@ -28,3 +28,4 @@ export { rabbitmqctlAvailable, closeConnectionsNamed } from './rabbitmqctl';
 export { createRedisClient, deleteRedisKeysByPrefix } from './redis';
 export { waitFor, waitForExpect, sleep, type WaitForOptions } from './wait';
 export { startTcpProxy, type TcpProxy } from './proxy';
+export { migratedServiceDatabase, migrationsFingerprint } from './service-database';

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { BookingCreated, createEvent, JobAssigned, JobCompleted, JobDeleted, JobRescheduled, JobStatusChanged } from '@tyres/events';
+import {
+  BookingCreated,
+  createEvent,
+  JobAssigned,
+  JobCompleted,
+  JobDeleted,
+  JobRescheduled,
+  JobStatusChanged,
+} from '@tyres/events';
 import { waitFor, waitForExpect } from '@tyres/testkit';
 import { bookingCreated, outbox, seedJob, startTestBilling, type TestBilling } from './helpers';
 
@@ -18,7 +26,11 @@ describe('events: the job projection, idempotent consumers, dead letters, outbox
   });
 
   it('BookingCreated builds the job snapshot (customer, vehicle, service, tyres, value, number)', async () => {
-    const data = await seedJob(svc, { paymentMethod: 'prepaid', paymentStatus: 'paid', customerValue: '775.80' });
+    const data = await seedJob(svc, {
+      paymentMethod: 'prepaid',
+      paymentStatus: 'paid',
+      customerValue: '775.80',
+    });
     const job = await snapshot(data.jobId);
     expect(job).toMatchObject({
       jobNumber: data.jobNumber,
@@ -48,7 +60,10 @@ describe('events: the job projection, idempotent consumers, dead letters, outbox
 
     // The same JobStatusChanged(paid) twice: the invoice is settled once, one CustomerInvoiceUpdated.
     const token = svc.token(svc.admin);
-    const gen = await svc.http().post(`/api/dashboard/customer-invoices/generate/${data.jobId}`).set('x-identity-token', token);
+    const gen = await svc
+      .http()
+      .post(`/api/dashboard/customer-invoices/generate/${data.jobId}`)
+      .set('x-identity-token', token);
     const invoiceId = gen.body.customerInvoice.id;
     const paid = createEvent(
       JobStatusChanged,
@@ -71,21 +86,34 @@ describe('events: the job projection, idempotent consumers, dead letters, outbox
     await svc.publisher.publish(paid);
     await waitForExpect(async () => expect(await inboxRows(paid.id)).toBe(1), { timeoutMs: 10_000 });
     await new Promise((r) => setTimeout(r, 300));
-    const updates = (await outbox(svc, 'customer-invoice.updated.v1')).filter((e) => e.data.invoiceId === invoiceId);
+    const updates = (await outbox(svc, 'customer-invoice.updated.v1')).filter(
+      (e) => e.data.invoiceId === invoiceId,
+    );
     expect(updates).toHaveLength(1);
-    expect(updates[0]).toMatchObject({ causationId: paid.id, correlationId: paid.correlationId, data: { status: 'paid' } });
+    expect(updates[0]).toMatchObject({
+      causationId: paid.id,
+      correlationId: paid.correlationId,
+      data: { status: 'paid' },
+    });
   });
 
   it('a malformed event is dead-lettered', async () => {
     const dlq = `${svc.prefix}billing.dlq`;
     const exchange = `${svc.prefix}tyres.events`;
     await svc.rabbit.publish(exchange, 'booking.created.v1', 'this is not json');
-    const invalid = { ...createEvent(BookingCreated, bookingCreated(), { source: 'booking', correlationId: randomUUID() }) };
+    const invalid = {
+      ...createEvent(BookingCreated, bookingCreated(), { source: 'booking', correlationId: randomUUID() }),
+    };
     (invalid.data as { customerValue: string }).customerValue = '12.3456';
     await svc.rabbit.publish(exchange, 'booking.created.v1', JSON.stringify(invalid));
-    await waitForExpect(async () => expect(await svc.rabbit.messageCount(dlq)).toBe(2), { timeoutMs: 10_000 });
+    await waitForExpect(async () => expect(await svc.rabbit.messageCount(dlq)).toBe(2), {
+      timeoutMs: 10_000,
+    });
     const dead = await svc.rabbit.drain(dlq);
-    expect(dead.map((m) => m.properties.headers?.['x-dead-letter-reason']).sort()).toEqual(['invalid-data', 'malformed-json']);
+    expect(dead.map((m) => m.properties.headers?.['x-dead-letter-reason']).sort()).toEqual([
+      'invalid-data',
+      'malformed-json',
+    ]);
     expect(await snapshot((invalid.data as { jobId: string }).jobId)).toBeNull();
   });
 
@@ -147,7 +175,10 @@ describe('events: the job projection, idempotent consumers, dead letters, outbox
       deletedAt: new Date().toISOString(),
     });
     await waitFor(async () => (await snapshot(data.jobId))?.deletedAt);
-    const gen = await svc.http().post(`/api/dashboard/customer-invoices/generate/${data.jobId}`).set('x-identity-token', svc.token(svc.admin));
+    const gen = await svc
+      .http()
+      .post(`/api/dashboard/customer-invoices/generate/${data.jobId}`)
+      .set('x-identity-token', svc.token(svc.admin));
     expect(gen.status).toBe(404);
   });
 
@@ -168,20 +199,31 @@ describe('events: the job projection, idempotent consumers, dead letters, outbox
     expect(await inboxRows(early)).toBe(0);
     await svc.publish(BookingCreated, data);
     // First retry after 1 s.
-    await waitFor(async () => (await snapshot(data.jobId))?.assignedTechnicianId === tech, { timeoutMs: 15_000 });
+    await waitFor(async () => (await snapshot(data.jobId))?.assignedTechnicianId === tech, {
+      timeoutMs: 15_000,
+    });
   });
 
   it('writes the outbox row in the same transaction as each change, and the relay publishes it', async () => {
     const data = await seedJob(svc);
     const before = await svc.ctx.db.outboxEvent.count();
-    const gen = await svc.http().post(`/api/dashboard/customer-invoices/generate/${data.jobId}`).set('x-identity-token', svc.token(svc.admin));
+    const gen = await svc
+      .http()
+      .post(`/api/dashboard/customer-invoices/generate/${data.jobId}`)
+      .set('x-identity-token', svc.token(svc.admin));
     expect(gen.status).toBe(201);
     const rows = await svc.ctx.db.outboxEvent.findMany({ orderBy: { createdAt: 'asc' }, skip: before });
     expect(rows.map((r) => r.type)).toEqual(['customer-invoice.issued.v1']);
-    await waitFor(async () => (await svc.ctx.db.outboxEvent.findUnique({ where: { id: rows[0]!.id } }))?.publishedAt, { timeoutMs: 10_000 });
+    await waitFor(
+      async () => (await svc.ctx.db.outboxEvent.findUnique({ where: { id: rows[0]!.id } }))?.publishedAt,
+      { timeoutMs: 10_000 },
+    );
 
     // A failed change writes no event: a refused second generate leaves the outbox as it was.
-    const again = await svc.http().post(`/api/dashboard/customer-invoices/generate/${data.jobId}`).set('x-identity-token', svc.token(svc.admin));
+    const again = await svc
+      .http()
+      .post(`/api/dashboard/customer-invoices/generate/${data.jobId}`)
+      .set('x-identity-token', svc.token(svc.admin));
     expect(again.status).toBe(409);
     expect(await svc.ctx.db.outboxEvent.count()).toBe(before + 1);
   });

@@ -1,11 +1,7 @@
-import { execFile } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { promisify } from 'node:util';
 import pino from 'pino';
 import request from 'supertest';
 import {
@@ -19,8 +15,6 @@ import {
 import { signIdentity, type Identity } from '@tyres/service-kit';
 import {
   createRabbitAdmin,
-  createTemplateDatabase,
-  createTestDatabase,
   deleteRedisKeysByPrefix,
   getAmqpUrl,
   getRedisUrl,
@@ -29,34 +23,9 @@ import {
   type RabbitAdmin,
   type TestDatabase,
 } from '@tyres/testkit';
+import { migratedServiceDatabase } from '@tyres/testkit';
 import { configSchema, type Config } from '../../src/config';
 import { startBilling, type BillingOverrides, type BillingService } from '../../src/service';
-
-const ROOT = path.resolve(__dirname, '../../../..');
-const MIGRATIONS = path.join(ROOT, 'services/billing/prisma/migrations');
-const run = promisify(execFile);
-
-/** Hash of the migrations folder: the migrated template database is rebuilt only when migrations change. */
-function migrationsFingerprint(): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else hash.update(name).update(readFileSync(full));
-    }
-  };
-  walk(MIGRATIONS);
-  return hash.digest('hex');
-}
-
-/** Real Prisma migrations (the repo's migration tool in a child process: its Wasm engine cannot load under jest). */
-async function migrate(url: string): Promise<void> {
-  await run(process.execPath, [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'billing'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url },
-  });
-}
 
 export function keyPair() {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -88,10 +57,7 @@ export async function startTestBilling(
   env: Record<string, string> = {},
   overrides: BillingOverrides = {},
 ): Promise<TestBilling> {
-  const template = await createTemplateDatabase('billing', migrate, { fingerprint: migrationsFingerprint() });
-  // Not template.createDatabase(): the handle is cached per jest worker and its closure belongs to the first test
-  // file's module registry, which jest has torn down by the time a later file (--runInBand) calls it.
-  const database = await createTestDatabase(label, { template: template.name });
+  const database = await migratedServiceDatabase('billing', label);
   const prefix = uniquePrefix(label);
   const keys = keyPair();
   const amqpUrl = await getAmqpUrl();
@@ -121,7 +87,10 @@ export async function startTestBilling(
   const publisher = createPublisher({ url: amqpUrl, prefix, name: `${label}-test-publisher` });
   const rabbit = await createRabbitAdmin(amqpUrl);
   // Wait until billing consumes, so events published by a test are not published before the queue exists.
-  await waitFor(() => service.runtime.bus.isReady(), { timeoutMs: 15_000, message: 'billing consumer ready' });
+  await waitFor(() => service.runtime.bus.isReady(), {
+    timeoutMs: 15_000,
+    message: 'billing consumer ready',
+  });
   const admin: Identity = { id: randomUUID(), username: 'admin', role: 'admin' };
   return {
     ...service,
@@ -134,7 +103,11 @@ export async function startTestBilling(
     http: () => request(baseUrl),
     publisher,
     async publish(contract, data, meta = {}) {
-      const event = createEvent(contract, data, { source: 'test', correlationId: randomUUID(), ...(meta.id ? { id: meta.id } : {}) });
+      const event = createEvent(contract, data, {
+        source: 'test',
+        correlationId: randomUUID(),
+        ...(meta.id ? { id: meta.id } : {}),
+      });
       await publisher.publish(event);
       return event.id;
     },
@@ -143,7 +116,10 @@ export async function startTestBilling(
     async stop() {
       await service.runtime.shutdown('test done');
       await publisher.close();
-      await rabbit.cleanup(prefix, { services: ['billing', 'probe'], retryDelaysMs: service.runtime.bus.retryPolicy.delaysMs });
+      await rabbit.cleanup(prefix, {
+        services: ['billing', 'probe'],
+        retryDelaysMs: service.runtime.bus.retryPolicy.delaysMs,
+      });
       await rabbit.close();
       await deleteRedisKeysByPrefix(prefix).catch(() => undefined);
       await database.drop();
@@ -151,12 +127,18 @@ export async function startTestBilling(
   };
 }
 
-export const technician = (): Identity => ({ id: randomUUID(), username: `tech-${randomUUID().slice(0, 6)}`, role: 'technician' });
+export const technician = (): Identity => ({
+  id: randomUUID(),
+  username: `tech-${randomUUID().slice(0, 6)}`,
+  role: 'technician',
+});
 
 let jobCounter = 1000;
 
 /** A BookingCreated payload (a job billing can invoice). */
-export function bookingCreated(over: Partial<EventInput<typeof BookingCreated>> = {}): EventInput<typeof BookingCreated> {
+export function bookingCreated(
+  over: Partial<EventInput<typeof BookingCreated>> = {},
+): EventInput<typeof BookingCreated> {
   jobCounter += 1;
   return {
     jobId: randomUUID(),
@@ -188,14 +170,29 @@ export function bookingCreated(over: Partial<EventInput<typeof BookingCreated>> 
 export async function seedJob(svc: TestBilling, over: Partial<EventInput<typeof BookingCreated>> = {}) {
   const data = bookingCreated(over);
   await svc.publish(BookingCreated, data);
-  await waitFor(() => svc.ctx.db.jobSnapshot.findUnique({ where: { jobId: data.jobId } }), { timeoutMs: 10_000, message: 'job snapshot' });
+  await waitFor(() => svc.ctx.db.jobSnapshot.findUnique({ where: { jobId: data.jobId } }), {
+    timeoutMs: 10_000,
+    message: 'job snapshot',
+  });
   return data;
 }
 
 /** Outbox rows (type + payload data) in insertion order, optionally of one type. */
 export async function outbox(svc: TestBilling, type?: string) {
-  const rows = await svc.ctx.db.outboxEvent.findMany({ where: type ? { type } : {}, orderBy: { createdAt: 'asc' } });
-  return rows.map((r) => r.payload as { id: string; type: string; correlationId: string; causationId?: string; data: Record<string, unknown> });
+  const rows = await svc.ctx.db.outboxEvent.findMany({
+    where: type ? { type } : {},
+    orderBy: { createdAt: 'asc' },
+  });
+  return rows.map(
+    (r) =>
+      r.payload as {
+        id: string;
+        type: string;
+        correlationId: string;
+        causationId?: string;
+        data: Record<string, unknown>;
+      },
+  );
 }
 
 /**
@@ -218,7 +215,9 @@ export function pdfText(pdf: Buffer): string {
     } catch {
       content = raw.toString('latin1');
     }
-    for (const op of content.matchAll(/\[((?:<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\)|[-\d.\s])*)\]\s*TJ|(<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\))\s*Tj/g)) {
+    for (const op of content.matchAll(
+      /\[((?:<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\)|[-\d.\s])*)\]\s*TJ|(<[0-9a-fA-F]*>|\((?:\\.|[^\\)])*\))\s*Tj/g,
+    )) {
       const body = op[1] ?? op[2] ?? '';
       let text = '';
       for (const part of body.matchAll(/<([0-9a-fA-F]*)>|\(((?:\\.|[^\\)])*)\)/g)) {
@@ -230,7 +229,10 @@ export function pdfText(pdf: Buffer): string {
     re.lastIndex = end;
   }
   // pdfkit writes one text operator per word, each but a line's last ending with its space.
-  return out.reduce((text, word) => (text === '' || text.endsWith(' ') ? text + word : `${text}\n${word}`), '');
+  return out.reduce(
+    (text, word) => (text === '' || text.endsWith(' ') ? text + word : `${text}\n${word}`),
+    '',
+  );
 }
 
 /** A tiny fake of booking's internal booking-token endpoint. */

@@ -21,7 +21,13 @@ function booking(amount: string, over: object = {}) {
     expiresAt: new Date(Date.now() + 3600_000).toISOString(),
     serviceType: 'puncture-repair',
     customer: { name: 'Pat Payer', email: 'pat@example.com', phone: '0433333333' },
-    job: { scheduledDate: '2026-11-25', timeSlot: '8-10 AM', address: '1 Main St', suburb: 'Perth', postcode: '6000' },
+    job: {
+      scheduledDate: '2026-11-25',
+      timeSlot: '8-10 AM',
+      address: '1 Main St',
+      suburb: 'Perth',
+      postcode: '6000',
+    },
     vehicle: { make: 'Mazda', model: '3', year: 2020, registration: 'XYZ123' },
     ...over,
   };
@@ -87,7 +93,9 @@ describe('card payments in test mode (no Stripe keys)', () => {
     // booking was asked with the request id; the token never reaches billing's tables.
     expect(fake.calls.at(-1)?.url).toBe(`/internal/booking-token/${t}`);
     expect(fake.calls.at(-1)?.headers['x-request-id']).toEqual(expect.any(String));
-    const rows = await svc.sql<{ booking_token_hash: string }>('SELECT booking_token_hash FROM billing.payments');
+    const rows = await svc.sql<{ booking_token_hash: string }>(
+      'SELECT booking_token_hash FROM billing.payments',
+    );
     expect(rows.every((r) => r.booking_token_hash !== t && r.booking_token_hash.length === 64)).toBe(true);
 
     // The same token again: the same intent.
@@ -100,18 +108,26 @@ describe('card payments in test mode (no Stripe keys)', () => {
   });
 
   it('answers the spec errors: missing token, unknown or expired booking, booking unreachable', async () => {
-    expect((await api().post('/api/create-payment-intent-token').send({})).body.message).toBe('Booking token is required');
+    expect((await api().post('/api/create-payment-intent-token').send({})).body.message).toBe(
+      'Booking token is required',
+    );
     const unknown = await api().post('/api/create-payment-intent-token').send({ bookingToken: token() });
     expect(unknown.status).toBe(404);
     const expired = token();
     bookings.set(expired, booking('50.00', { status: 'expired' }));
-    expect((await api().post('/api/create-payment-intent-token').send({ bookingToken: expired })).status).toBe(404);
+    expect(
+      (await api().post('/api/create-payment-intent-token').send({ bookingToken: expired })).status,
+    ).toBe(404);
     const onsite = token();
     bookings.set(onsite, booking('50.00', { status: 'confirmed', paymentStatus: 'pending' }));
-    expect((await api().post('/api/create-payment-intent-token').send({ bookingToken: onsite })).status).toBe(409);
+    expect((await api().post('/api/create-payment-intent-token').send({ bookingToken: onsite })).status).toBe(
+      409,
+    );
     const free = token();
     bookings.set(free, booking('0.00'));
-    expect((await api().post('/api/create-payment-intent-token').send({ bookingToken: free })).status).toBe(400);
+    expect((await api().post('/api/create-payment-intent-token').send({ bookingToken: free })).status).toBe(
+      400,
+    );
 
     const down = await startTestBilling('billing-pay-down', { BOOKING_URL: 'http://127.0.0.1:9' });
     try {
@@ -128,13 +144,18 @@ describe('card payments in test mode (no Stripe keys)', () => {
     const quote = booking('99.80');
     bookings.set(t, quote);
     const intent = (await api().post('/api/create-payment-intent-token').send({ bookingToken: t })).body;
-    const confirm = () => api().post('/api/payments/test-mode/confirm').send({ clientSecret: intent.clientSecret, cardNumber: '4242 4242 4242 4242' });
+    const confirm = () =>
+      api()
+        .post('/api/payments/test-mode/confirm')
+        .send({ clientSecret: intent.clientSecret, cardNumber: '4242 4242 4242 4242' });
     const [a, b] = await Promise.all([confirm(), confirm()]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.status).toBe('succeeded');
     expect((await confirm()).body.status).toBe('succeeded');
 
-    const succeeded = (await outbox(svc, 'payment.succeeded.v1')).filter((e) => e.data.paymentIntentId === intent.paymentIntentId);
+    const succeeded = (await outbox(svc, 'payment.succeeded.v1')).filter(
+      (e) => e.data.paymentIntentId === intent.paymentIntentId,
+    );
     expect(succeeded).toHaveLength(1);
     expect(succeeded[0]?.data).toMatchObject({
       quoteId: quote.quoteId,
@@ -145,8 +166,12 @@ describe('card payments in test mode (no Stripe keys)', () => {
       mode: 'test',
     });
     // And it reached the broker (outbox relay), once.
-    await waitFor(async () => (await svc.ctx.db.outboxEvent.count({ where: { publishedAt: null } })) === 0, { timeoutMs: 10_000 });
-    const published = (await events.messages()).filter((m) => m.type === 'payment.succeeded.v1' && m.data.paymentIntentId === intent.paymentIntentId);
+    await waitFor(async () => (await svc.ctx.db.outboxEvent.count({ where: { publishedAt: null } })) === 0, {
+      timeoutMs: 10_000,
+    });
+    const published = (await events.messages()).filter(
+      (m) => m.type === 'payment.succeeded.v1' && m.data.paymentIntentId === intent.paymentIntentId,
+    );
     expect(published).toHaveLength(1);
 
     // A paid booking cannot be paid again.
@@ -157,18 +182,42 @@ describe('card payments in test mode (no Stripe keys)', () => {
     const t = token();
     bookings.set(t, booking('40.00'));
     const intent = (await api().post('/api/create-payment-intent-token').send({ bookingToken: t })).body;
-    const declined = await api().post('/api/payments/test-mode/confirm').send({ clientSecret: intent.clientSecret, cardNumber: '4000000000000002' });
+    const declined = await api()
+      .post('/api/payments/test-mode/confirm')
+      .send({ clientSecret: intent.clientSecret, cardNumber: '4000000000000002' });
     expect(declined.status).toBe(402);
-    expect(declined.body).toMatchObject({ status: 'failed', message: 'Your card was declined.', code: 'card_declined', declineCode: 'generic_decline' });
-    const failed = (await outbox(svc, 'payment.failed.v1')).filter((e) => e.data.paymentIntentId === intent.paymentIntentId);
+    expect(declined.body).toMatchObject({
+      status: 'failed',
+      message: 'Your card was declined.',
+      code: 'card_declined',
+      declineCode: 'generic_decline',
+    });
+    const failed = (await outbox(svc, 'payment.failed.v1')).filter(
+      (e) => e.data.paymentIntentId === intent.paymentIntentId,
+    );
     expect(failed).toHaveLength(1);
-    expect(failed[0]?.data).toMatchObject({ amount: '40.68', failureCode: 'generic_decline', failureMessage: 'Your card was declined.', mode: 'test' });
+    expect(failed[0]?.data).toMatchObject({
+      amount: '40.68',
+      failureCode: 'generic_decline',
+      failureMessage: 'Your card was declined.',
+      mode: 'test',
+    });
 
-    const notATestCard = await api().post('/api/payments/test-mode/confirm').send({ clientSecret: intent.clientSecret, cardNumber: '4111 1111 1111 1111' });
+    const notATestCard = await api()
+      .post('/api/payments/test-mode/confirm')
+      .send({ clientSecret: intent.clientSecret, cardNumber: '4111 1111 1111 1111' });
     expect(notATestCard.status).toBe(400);
-    expect((await api().post('/api/payments/test-mode/confirm').send({ clientSecret: `${intent.paymentIntentId}_secret_wrong`, cardNumber: '4242424242424242' })).status).toBe(404);
+    expect(
+      (
+        await api()
+          .post('/api/payments/test-mode/confirm')
+          .send({ clientSecret: `${intent.paymentIntentId}_secret_wrong`, cardNumber: '4242424242424242' })
+      ).status,
+    ).toBe(404);
 
-    const ok = await api().post('/api/payments/test-mode/confirm').send({ clientSecret: intent.clientSecret, cardNumber: '4242424242424242' });
+    const ok = await api()
+      .post('/api/payments/test-mode/confirm')
+      .send({ clientSecret: intent.clientSecret, cardNumber: '4242424242424242' });
     expect(ok.body.status).toBe('succeeded');
   });
 
@@ -203,7 +252,9 @@ describe('card payments with Stripe (fake Stripe API) and signed webhooks', () =
         res.setHeader('request-id', `req_${randomBytes(6).toString('hex')}`);
         if (req.method !== 'POST' || req.url !== '/v1/payment_intents') {
           res.statusCode = 404;
-          res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } }));
+          res.end(
+            JSON.stringify({ error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } }),
+          );
           return;
         }
         const existing = key ? byKey.get(key) : undefined;
@@ -257,14 +308,26 @@ describe('card payments with Stripe (fake Stripe API) and signed webhooks', () =
 
   it('creates a Stripe PaymentIntent for amount + 1.7% with an idempotency key per booking token', async () => {
     const { t, intent } = await createIntent('526.20');
-    expect(intent).toMatchObject({ originalAmount: '526.20', surchargeAmount: '8.95', totalAmount: '535.15', mode: 'live', testMode: false });
+    expect(intent).toMatchObject({
+      originalAmount: '526.20',
+      surchargeAmount: '8.95',
+      totalAmount: '535.15',
+      mode: 'live',
+      testMode: false,
+    });
     expect(intent.message).not.toContain('TEST MODE');
     const call = stripeCalls.at(-1)!;
     expect(call.body.get('amount')).toBe('53515');
     expect(call.body.get('currency')).toBe('aud');
     expect(call.idempotencyKey).toMatch(/^payment-intent-[0-9a-f]{40}-53515$/);
     // The test-mode confirmation does not exist with real keys.
-    expect((await api().post('/api/payments/test-mode/confirm').send({ clientSecret: intent.clientSecret, cardNumber: '4242424242424242' })).status).toBe(404);
+    expect(
+      (
+        await api()
+          .post('/api/payments/test-mode/confirm')
+          .send({ clientSecret: intent.clientSecret, cardNumber: '4242424242424242' })
+      ).status,
+    ).toBe(404);
     // A retried request for the same token: same intent.
     await svc.ctx.db.payment.deleteMany({ where: { providerIntentId: intent.paymentIntentId } }); // as if the first answer was lost
     const retry = await api().post('/api/create-payment-intent-token').send({ bookingToken: t });
@@ -278,7 +341,16 @@ describe('card payments with Stripe (fake Stripe API) and signed webhooks', () =
       id: `evt_${randomBytes(10).toString('hex')}`,
       object: 'event',
       type: 'payment_intent.succeeded',
-      data: { object: { id: intent.paymentIntentId, object: 'payment_intent', amount: 13201, amount_received: 13201, currency: 'aud', status: 'succeeded' } },
+      data: {
+        object: {
+          id: intent.paymentIntentId,
+          object: 'payment_intent',
+          amount: 13201,
+          amount_received: 13201,
+          currency: 'aud',
+          status: 'succeeded',
+        },
+      },
     };
     const signed = sign(event);
 
@@ -287,7 +359,11 @@ describe('card payments with Stripe (fake Stripe API) and signed webhooks', () =
     expect((await webhook(signed.payload)).status).toBe(400);
     // A body changed after signing fails too.
     expect((await webhook(signed.payload.replace('13201', '1'), signed.header)).status).toBe(400);
-    expect((await outbox(svc, 'payment.succeeded.v1')).filter((e) => e.data.paymentIntentId === intent.paymentIntentId)).toHaveLength(0);
+    expect(
+      (await outbox(svc, 'payment.succeeded.v1')).filter(
+        (e) => e.data.paymentIntentId === intent.paymentIntentId,
+      ),
+    ).toHaveLength(0);
 
     const ok = await webhook(signed.payload, signed.header);
     expect(ok.status).toBe(200);
@@ -299,10 +375,20 @@ describe('card payments with Stripe (fake Stripe API) and signed webhooks', () =
     const second = sign({ ...event, id: `evt_${randomBytes(10).toString('hex')}` });
     expect((await webhook(second.payload, second.header)).status).toBe(200);
 
-    const succeeded = (await outbox(svc, 'payment.succeeded.v1')).filter((e) => e.data.paymentIntentId === intent.paymentIntentId);
+    const succeeded = (await outbox(svc, 'payment.succeeded.v1')).filter(
+      (e) => e.data.paymentIntentId === intent.paymentIntentId,
+    );
     expect(succeeded).toHaveLength(1);
-    expect(succeeded[0]?.data).toMatchObject({ quoteId: quote.quoteId, originalAmount: '129.80', surchargeAmount: '2.21', amount: '132.01', mode: 'live' });
-    expect((await svc.ctx.db.payment.findUnique({ where: { providerIntentId: intent.paymentIntentId } }))?.status).toBe('succeeded');
+    expect(succeeded[0]?.data).toMatchObject({
+      quoteId: quote.quoteId,
+      originalAmount: '129.80',
+      surchargeAmount: '2.21',
+      amount: '132.01',
+      mode: 'live',
+    });
+    expect(
+      (await svc.ctx.db.payment.findUnique({ where: { providerIntentId: intent.paymentIntentId } }))?.status,
+    ).toBe('succeeded');
   });
 
   it('payment_intent.payment_failed → PaymentFailed with the provider code; unknown intents and other events are acknowledged and ignored', async () => {
@@ -314,18 +400,42 @@ describe('card payments with Stripe (fake Stripe API) and signed webhooks', () =
         object: {
           id: intent.paymentIntentId,
           object: 'payment_intent',
-          last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+          last_payment_error: {
+            code: 'card_declined',
+            decline_code: 'insufficient_funds',
+            message: 'Your card has insufficient funds.',
+          },
         },
       },
     });
     expect((await webhook(failed.payload, failed.header)).body.outcome).toBe('failed');
-    const events = (await outbox(svc, 'payment.failed.v1')).filter((e) => e.data.paymentIntentId === intent.paymentIntentId);
+    const events = (await outbox(svc, 'payment.failed.v1')).filter(
+      (e) => e.data.paymentIntentId === intent.paymentIntentId,
+    );
     expect(events).toHaveLength(1);
-    expect(events[0]?.data).toMatchObject({ failureCode: 'insufficient_funds', failureMessage: 'Your card has insufficient funds.', mode: 'live' });
+    expect(events[0]?.data).toMatchObject({
+      failureCode: 'insufficient_funds',
+      failureMessage: 'Your card has insufficient funds.',
+      mode: 'live',
+    });
 
-    const unknown = sign({ id: `evt_${randomBytes(10).toString('hex')}`, type: 'payment_intent.succeeded', data: { object: { id: 'pi_not_ours' } } });
-    expect((await webhook(unknown.payload, unknown.header)).body).toMatchObject({ received: true, outcome: 'ignored' });
-    const other = sign({ id: `evt_${randomBytes(10).toString('hex')}`, type: 'charge.refunded', data: { object: { id: 'ch_1' } } });
-    expect((await webhook(other.payload, other.header)).body).toMatchObject({ received: true, outcome: 'ignored' });
+    const unknown = sign({
+      id: `evt_${randomBytes(10).toString('hex')}`,
+      type: 'payment_intent.succeeded',
+      data: { object: { id: 'pi_not_ours' } },
+    });
+    expect((await webhook(unknown.payload, unknown.header)).body).toMatchObject({
+      received: true,
+      outcome: 'ignored',
+    });
+    const other = sign({
+      id: `evt_${randomBytes(10).toString('hex')}`,
+      type: 'charge.refunded',
+      data: { object: { id: 'ch_1' } },
+    });
+    expect((await webhook(other.payload, other.header)).body).toMatchObject({
+      received: true,
+      outcome: 'ignored',
+    });
   });
 });

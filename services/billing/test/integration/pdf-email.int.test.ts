@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '@tyres/testkit';
-import { outbox, pdfAttachment, pdfText, seedJob, startTestBilling, technician, type TestBilling } from './helpers';
+import {
+  outbox,
+  pdfAttachment,
+  pdfText,
+  seedJob,
+  startTestBilling,
+  technician,
+  type TestBilling,
+} from './helpers';
 
 jest.setTimeout(120_000);
-
 
 describe('invoice PDF (pdf worker) and email (local transport)', () => {
   let svc: TestBilling;
@@ -40,7 +47,9 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
     const download = await asAdmin(api().get(res.body.downloadUrl)).responseType('blob');
     expect(download.status).toBe(200);
     expect(download.headers['content-type']).toBe('application/pdf');
-    expect(download.headers['content-disposition']).toBe(`attachment; filename="${invoice.invoiceNumber}.pdf"`);
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="${invoice.invoiceNumber}.pdf"`,
+    );
     const pdf = download.body as Buffer;
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const text = pdfText(pdf);
@@ -68,17 +77,24 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
     // The worker recorded where the PDF is; a second request for the unchanged invoice is answered at once.
     const again = await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/pdf`));
     expect(again.body.status).toBe('ready');
-    expect((await svc.ctx.db.customerInvoice.findUnique({ where: { id: invoice.id } }))?.pdfPath).toBe(res.body.downloadUrl);
+    expect((await svc.ctx.db.customerInvoice.findUnique({ where: { id: invoice.id } }))?.pdfPath).toBe(
+      res.body.downloadUrl,
+    );
   });
 
   it('a changed invoice needs a new PDF: the old one is never served for the new version', async () => {
     const { invoice } = await invoiceFor();
     await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/pdf`));
-    await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/items`)).send({ description: 'Valve stem', unitPrice: '12.50' });
+    await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/items`)).send({
+      description: 'Valve stem',
+      unitPrice: '12.50',
+    });
     const stale = await asAdmin(api().get(`/api/dashboard/customer-invoices/${invoice.id}/pdf`));
     expect(stale.status).toBe(404);
     await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/pdf`));
-    const fresh = await asAdmin(api().get(`/api/dashboard/customer-invoices/${invoice.id}/pdf`)).responseType('blob');
+    const fresh = await asAdmin(api().get(`/api/dashboard/customer-invoices/${invoice.id}/pdf`)).responseType(
+      'blob',
+    );
     const text = pdfText(fresh.body as Buffer);
     expect(text).toContain('Valve stem');
     expect(text).toContain('$818.30'); // 805.80 + 12.50
@@ -87,8 +103,13 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
 
   it('an invoice without line items has no PDF', async () => {
     const job = await seedJob(svc);
-    const created = await asAdmin(api().post('/api/dashboard/customer-invoices')).send({ jobId: job.jobId, dueDate: '2026-12-31' });
-    const res = await asAdmin(api().post(`/api/dashboard/customer-invoices/${created.body.customerInvoice.id}/pdf`));
+    const created = await asAdmin(api().post('/api/dashboard/customer-invoices')).send({
+      jobId: job.jobId,
+      dueDate: '2026-12-31',
+    });
+    const res = await asAdmin(
+      api().post(`/api/dashboard/customer-invoices/${created.body.customerInvoice.id}/pdf`),
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Please add at least one line item to the invoice.');
   });
@@ -98,8 +119,16 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
     await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/pdf`));
     expect((await api().get(`/api/dashboard/customer-invoices/${invoice.id}/pdf`)).status).toBe(401);
     const stranger = svc.token(technician());
-    expect((await api().get(`/api/dashboard/customer-invoices/${invoice.id}/pdf`).set('x-identity-token', stranger)).status).toBe(404);
-    expect((await asAdmin(api().get(`/api/dashboard/customer-invoices/${randomUUID()}/pdf`))).status).toBe(404);
+    expect(
+      (
+        await api()
+          .get(`/api/dashboard/customer-invoices/${invoice.id}/pdf`)
+          .set('x-identity-token', stranger)
+      ).status,
+    ).toBe(404);
+    expect((await asAdmin(api().get(`/api/dashboard/customer-invoices/${randomUUID()}/pdf`))).status).toBe(
+      404,
+    );
   });
 
   it('the pdf queue uses deterministic job ids without ":" under the service prefix', async () => {
@@ -112,7 +141,9 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
   });
 
   it('emails the invoice from the email job: local transport records the message (PDF attached), sets sentAt and status sent', async () => {
-    const { invoice } = await invoiceFor({ customer: { name: 'Ella Email', email: 'ella@example.com', phone: '0411111111' } });
+    const { invoice } = await invoiceFor({
+      customer: { name: 'Ella Email', email: 'ella@example.com', phone: '0411111111' },
+    });
     // A double click (same invoice version, same recipient) collapses into one email job.
     const [res, twin] = await Promise.all([
       asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/email`)).send({}),
@@ -120,7 +151,12 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
     ]);
     expect(res.status).toBe(200);
     expect(twin.body.deliveryId).toBe(res.body.deliveryId);
-    expect(res.body).toMatchObject({ success: true, to: 'ella@example.com', transport: 'local', delivered: false });
+    expect(res.body).toMatchObject({
+      success: true,
+      to: 'ella@example.com',
+      transport: 'local',
+      delivered: false,
+    });
     expect(res.body.message).toContain('local email log');
     expect(res.body.customerInvoice).toMatchObject({ status: 'sent', sentAt: expect.any(String) });
 
@@ -133,7 +169,9 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
       subject: `Tax invoice ${invoice.invoiceNumber} from Perth Mobile Tyres Test`,
       attachments: [{ filename: `${invoice.invoiceNumber}.pdf`, contentType: 'application/pdf' }],
     });
-    const raw = await asAdmin(api().get(`/api/dashboard/customer-invoices/${invoice.id}/emails/${log.body[0].id}/message`));
+    const raw = await asAdmin(
+      api().get(`/api/dashboard/customer-invoices/${invoice.id}/emails/${log.body[0].id}/message`),
+    );
     expect(raw.status).toBe(200);
     expect(raw.headers['content-type']).toContain('message/rfc822');
     const attachment = pdfAttachment(raw.text);
@@ -142,16 +180,21 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
     const adminLog = await asAdmin(api().get('/api/dashboard/customer-invoices/email-log'));
     expect(adminLog.body.some((d: { id: string }) => d.id === log.body[0].id)).toBe(true);
 
-    const updated = (await outbox(svc, 'customer-invoice.updated.v1')).filter((e) => e.data.invoiceId === invoice.id);
+    const updated = (await outbox(svc, 'customer-invoice.updated.v1')).filter(
+      (e) => e.data.invoiceId === invoice.id,
+    );
     expect(updated.at(-1)?.data).toMatchObject({ status: 'sent', changedFields: ['sentAt', 'status'] });
 
     // Sending again (another recipient) is a new email.
-    const resend = await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/email`)).send({ to: 'other@example.com' });
+    const resend = await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/email`)).send({
+      to: 'other@example.com',
+    });
     expect(resend.body).toMatchObject({ success: true, to: 'other@example.com' });
     expect(await svc.ctx.db.emailDelivery.count({ where: { customerInvoiceId: invoice.id } })).toBe(2);
-    expect((await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/email`)).send({ to: 'nope' })).body.message).toBe(
-      'Valid email required',
-    );
+    expect(
+      (await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/email`)).send({ to: 'nope' }))
+        .body.message,
+    ).toBe('Valid email required');
   });
 });
 
@@ -190,7 +233,10 @@ describeSmtp('invoice email over SMTP (real local SMTP receiver)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as AddressInfo;
-    svc = await startTestBilling('billing-smtp', { SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Tyres Test <invoices@tyres.test>' });
+    svc = await startTestBilling('billing-smtp', {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      EMAIL_FROM: 'Tyres Test <invoices@tyres.test>',
+    });
   });
   afterAll(async () => {
     await svc?.stop();
@@ -198,13 +244,27 @@ describeSmtp('invoice email over SMTP (real local SMTP receiver)', () => {
   });
 
   it('delivers the invoice email with the PDF attached', async () => {
-    const job = await seedJob(svc, { customer: { name: 'Sam Smtp', email: 'sam.smtp@example.com', phone: '0422222222' } });
+    const job = await seedJob(svc, {
+      customer: { name: 'Sam Smtp', email: 'sam.smtp@example.com', phone: '0422222222' },
+    });
     const token = svc.token(svc.admin);
-    const gen = await svc.http().post(`/api/dashboard/customer-invoices/generate/${job.jobId}`).set('x-identity-token', token);
+    const gen = await svc
+      .http()
+      .post(`/api/dashboard/customer-invoices/generate/${job.jobId}`)
+      .set('x-identity-token', token);
     const invoice = gen.body.customerInvoice;
-    const res = await svc.http().post(`/api/dashboard/customer-invoices/${invoice.id}/email`).set('x-identity-token', token).send({});
+    const res = await svc
+      .http()
+      .post(`/api/dashboard/customer-invoices/${invoice.id}/email`)
+      .set('x-identity-token', token)
+      .send({});
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ transport: 'smtp', delivered: true, to: 'sam.smtp@example.com', message: 'Invoice emailed to sam.smtp@example.com' });
+    expect(res.body).toMatchObject({
+      transport: 'smtp',
+      delivered: true,
+      to: 'sam.smtp@example.com',
+      message: 'Invoice emailed to sam.smtp@example.com',
+    });
 
     await waitFor(() => received.length > 0, { timeoutMs: 10_000 });
     const mail = received[0]!;

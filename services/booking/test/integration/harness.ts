@@ -3,11 +3,7 @@
  * data), its own EVENT_PREFIX / REDIS_PREFIX, the real runtime (Prisma, RabbitMQ bus and outbox relay, Redis),
  * started in-process on port 0 with a business clock the tests can move.
  */
-import { execFile } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { connect, type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import { Pool } from 'pg';
 import pino from 'pino';
@@ -22,8 +18,6 @@ import {
 import { signIdentity, type StaffRole } from '@tyres/service-kit';
 import {
   createRabbitAdmin,
-  createTemplateDatabase,
-  createTestDatabase,
   deleteRedisKeysByPrefix,
   getAmqpUrl,
   getRedisUrl,
@@ -32,40 +26,13 @@ import {
   type RabbitAdmin,
   type TestDatabase,
 } from '@tyres/testkit';
+import { migratedServiceDatabase } from '@tyres/testkit';
 import { loadServiceConfig } from '../../src/config';
 import { startBooking, type BookingService } from '../../src/service';
 
-const ROOT = path.resolve(__dirname, '../../../..');
-const MIGRATIONS = path.join(ROOT, 'services/booking/prisma/migrations');
-
-function migrationsFingerprint(): string {
-  const hash = createHash('sha256');
-  for (const dir of readdirSync(MIGRATIONS).sort()) {
-    if (dir.endsWith('.toml')) continue;
-    hash.update(dir).update(readFileSync(path.join(MIGRATIONS, dir, 'migration.sql')));
-  }
-  return hash.digest('hex');
-}
-
 /** A fresh copy of the booking schema, migrated with `scripts/db-migrate.mjs deploy booking` (seed data included). */
-export async function migratedBookingDatabase(label: string): Promise<TestDatabase> {
-  const template = await createTemplateDatabase(
-    'booking',
-    async (url) => {
-      await promisify(execFile)(
-        process.execPath,
-        [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'booking'],
-        {
-          env: { ...process.env, DATABASE_URL: url },
-        },
-      );
-    },
-    { fingerprint: migrationsFingerprint() },
-  );
-  // Not template.createDatabase(): testkit caches the template handle per jest worker, and that handle's closure
-  // belongs to the first test file's module registry (its pg client breaks once that file's environment is torn
-  // down). createTestDatabase from this file's registry copies the same template safely.
-  return createTestDatabase(label, { template: template.name });
+export function migratedBookingDatabase(label: string): Promise<TestDatabase> {
+  return migratedServiceDatabase('booking', label);
 }
 
 export class TestClock {

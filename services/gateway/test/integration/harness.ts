@@ -1,37 +1,23 @@
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { WebSocketServer } from 'ws';
 import pino from 'pino';
 import {
   createRabbitAdmin,
-  createTemplateDatabase,
   deleteRedisKeysByPrefix,
   getAmqpUrl,
   getRedisUrl,
   uniquePrefix,
   type TestDatabase,
 } from '@tyres/testkit';
+import { migratedServiceDatabase } from '@tyres/testkit';
 import { verifyIdentity } from '@tyres/service-kit';
 import { loadGatewayConfig } from '../../src/config';
 import { startGateway } from '../../src/gateway';
 
-const ROOT = path.resolve(__dirname, '../../../..');
-
-export async function migratedGatewayDatabase(label: string): Promise<TestDatabase> {
-  const template = await createTemplateDatabase('gateway', async (url) => {
-    await promisify(execFile)(
-      process.execPath,
-      [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'gateway'],
-      {
-        env: { ...process.env, DATABASE_URL: url },
-      },
-    );
-  });
-  return template.createDatabase(label);
+export function migratedGatewayDatabase(label: string): Promise<TestDatabase> {
+  return migratedServiceDatabase('gateway', label);
 }
 
 export function keyPair() {

@@ -1,8 +1,4 @@
-import { execFile } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import pino from 'pino';
 import request from 'supertest';
@@ -20,7 +16,6 @@ import {
 import { signIdentity, type Identity, type Logger } from '@tyres/service-kit';
 import {
   createRabbitAdmin,
-  createTemplateDatabase,
   getAmqpUrl,
   getRedisUrl,
   uniquePrefix,
@@ -28,44 +23,15 @@ import {
   type RabbitAdmin,
   type TestDatabase,
 } from '@tyres/testkit';
+import { migratedServiceDatabase } from '@tyres/testkit';
 import { loadServiceConfig, type Config } from '../../src/config';
 import { perthToday } from '../../src/domain/time';
 import { startJobsService, type JobsRuntime } from '../../src/service';
 import { startFakeBooking, type FakeBooking } from './fake-booking';
 
-const REPO_ROOT = path.resolve(__dirname, '../../../..');
-const PRISMA_DIR = path.join(REPO_ROOT, 'services/jobs/prisma');
-const run = promisify(execFile);
-
-/** Hash of the schema and every migration: the migrated template is rebuilt only when they change. */
-function migrationsFingerprint(): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const entry of fs
-      .readdirSync(dir, { withFileTypes: true })
-      .sort((a, b) => a.name.localeCompare(b.name))) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else hash.update(entry.name).update(fs.readFileSync(full));
-    }
-  };
-  walk(PRISMA_DIR);
-  return hash.digest('hex');
-}
-
 /** A database migrated with the jobs service's real migrations (scripts/db-migrate.mjs), copied per suite. */
-export async function createJobsDatabase(label: string): Promise<TestDatabase> {
-  const template = await createTemplateDatabase(
-    'jobs',
-    async (url) => {
-      await run(process.execPath, [path.join(REPO_ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'jobs'], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DATABASE_URL: url },
-      });
-    },
-    { fingerprint: migrationsFingerprint() },
-  );
-  return template.createDatabase(label);
+export function createJobsDatabase(label: string): Promise<TestDatabase> {
+  return migratedServiceDatabase('jobs', label);
 }
 
 export function testLogger(): Logger {

@@ -1,14 +1,8 @@
-import { execFile } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import WebSocket from 'ws';
 import {
   createRabbitAdmin,
-  createTemplateDatabase,
-  createTestDatabase,
   deleteRedisKeysByPrefix,
   getAmqpUrl,
   getRedisUrl,
@@ -16,6 +10,7 @@ import {
   waitFor,
   type TestDatabase,
 } from '@tyres/testkit';
+import { migratedServiceDatabase } from '@tyres/testkit';
 import { createEvent, createPublisher, type AnyContract, type EventOf, type Publisher } from '@tyres/events';
 import { signIdentity, type Identity } from '@tyres/service-kit';
 import { Client, keyPair } from '../../../gateway/test/integration/harness';
@@ -26,42 +21,11 @@ import { startNotify, type NotifyOptions, type NotifyService } from '../../src/s
 
 export { Client };
 
-const ROOT = path.resolve(__dirname, '../../../..');
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
-function migrationsFingerprint(service: string): string {
-  const dir = path.join(ROOT, 'services', service, 'prisma/migrations');
-  const hash = createHash('sha256');
-  for (const name of fs.readdirSync(dir).sort()) {
-    const file = path.join(dir, name, 'migration.sql');
-    if (fs.existsSync(file)) hash.update(name).update(fs.readFileSync(file));
-  }
-  return hash.digest('hex').slice(0, 12);
-}
-
-/**
- * A fresh database per suite, copied from a template migrated with `node scripts/db-migrate.mjs deploy <service>`.
- *
- * The copy is made with this file's own createTestDatabase, not with the cached template handle's
- * `createDatabase`: that handle lives in the jest worker's cache and its closure belongs to the first test file's
- * module registry, which jest tears down, so a second file in the same worker would fail inside pg
- * ("Cannot read properties of undefined (reading 'Socket')").
- */
-export async function migratedDatabase(service: 'notify' | 'gateway', label: string): Promise<TestDatabase> {
-  const template = await createTemplateDatabase(
-    service,
-    async (url) => {
-      await promisify(execFile)(
-        process.execPath,
-        [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', service],
-        {
-          env: { ...process.env, DATABASE_URL: url },
-        },
-      );
-    },
-    { fingerprint: migrationsFingerprint(service) },
-  );
-  return createTestDatabase(label, { template: template.name });
+/** A fresh database per suite, copied from a template migrated with `node scripts/db-migrate.mjs deploy <service>`. */
+export function migratedDatabase(service: 'notify' | 'gateway', label: string): Promise<TestDatabase> {
+  return migratedServiceDatabase(service, label);
 }
 
 export interface GatewayUnderTest {

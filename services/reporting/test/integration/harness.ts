@@ -3,18 +3,12 @@
  * database and EVENT_PREFIX. Tests drive it the way production does: contract-valid events published to the topic
  * exchange (as billing's/jobs' outbox relays do), then HTTP requests carrying a gateway-signed identity.
  */
-import { execFile } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { createPublisher, type EventEnvelope, type Publisher } from '@tyres/events';
 import { signIdentity, type Identity, type ServiceRuntime } from '@tyres/service-kit';
 import {
   createRabbitAdmin,
-  createTemplateDatabase,
-  createTestDatabase,
   deleteRedisKeysByPrefix,
   getAmqpUrl,
   getRedisUrl,
@@ -23,34 +17,10 @@ import {
   type RabbitAdmin,
   type TestDatabase,
 } from '@tyres/testkit';
+import { migratedServiceDatabase } from '@tyres/testkit';
 import { configSchema, type Config } from '../../src/config';
 import type { Db } from '../../src/db/client';
 import { startReporting } from '../../src/service';
-
-const ROOT = path.resolve(__dirname, '../../../..');
-const MIGRATIONS = path.join(ROOT, 'services/reporting/prisma/migrations');
-const run = promisify(execFile);
-
-function migrationsFingerprint(): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else hash.update(name).update(readFileSync(full));
-    }
-  };
-  walk(MIGRATIONS);
-  return hash.digest('hex');
-}
-
-/** Real Prisma migrations through the repo's tool (a child process: its Wasm engine does not load under jest). */
-async function migrate(url: string): Promise<void> {
-  await run(process.execPath, [path.join(ROOT, 'scripts/db-migrate.mjs'), 'deploy', 'reporting'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url },
-  });
-}
 
 export function keyPair() {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -98,12 +68,7 @@ export async function startTestReporting(
   label: string,
   options: { clock?: () => Date } = {},
 ): Promise<TestReporting> {
-  const template = await createTemplateDatabase('reporting', migrate, {
-    fingerprint: migrationsFingerprint(),
-  });
-  // Not template.createDatabase(): testkit caches the template handle per jest worker, and its closures belong to the
-  // first test file's module registry (torn down once that file ends).
-  const database = await createTestDatabase(label, { template: template.name });
+  const database = await migratedServiceDatabase('reporting', label);
   const prefix = uniquePrefix(label);
   const keys = keyPair();
   const amqpUrl = await getAmqpUrl();
