@@ -22,6 +22,7 @@ export const MSG = {
   phone: 'Valid phone number required',
   email: 'Valid email required',
   quantity: 'Quantity must be between 1 and 4',
+  tyreSize: 'Please enter the tyre size as width/profile R rim, e.g. 205/55R16',
   // Staff form (section 5)
   staffName: 'Customer name is required',
   staffEmail: 'Valid email address required',

@@ -52,6 +52,17 @@ describe('customer booking form (spec section 5 messages)', () => {
     ['unknown service', (b) => (b.job.serviceType = 'wheel-alignment'), 'Please select a service'],
     ['quantity 0', (b) => (b.job.tyreQuantity = 0), 'Quantity must be between 1 and 4'],
     ['quantity 5', (b) => (b.job.tyreQuantity = 5), 'Quantity must be between 1 and 4'],
+    ['quantity 2.5', (b) => (b.job.tyreQuantity = 2.5), 'Quantity must be between 1 and 4'],
+    [
+      'quantity of letters',
+      (b) => ((b.job as Record<string, unknown>).tyreQuantity = 'two'),
+      'Quantity must be between 1 and 4',
+    ],
+    [
+      'tyre size not text',
+      (b) => ((b.job as Record<string, unknown>).tyreSize = 205),
+      'Please enter the tyre size as width/profile R rim, e.g. 205/55R16',
+    ],
     ['blank address', (b) => (b.job.address = '  '), 'Please enter your address'],
     ['blank suburb', (b) => (b.job.suburb = ''), 'Suburb is required'],
     ['short postcode', (b) => (b.job.postcode = '621'), 'Please enter a valid postcode'],

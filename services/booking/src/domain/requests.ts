@@ -50,15 +50,20 @@ const quantitySchema = z.coerce
   .min(MIN_TYRE_QUANTITY, MSG.quantity)
   .max(MAX_TYRE_QUANTITY, MSG.quantity);
 
-const optionalQuantity = z
-  .union([z.null(), z.literal(''), quantitySchema])
-  .optional()
-  .transform((v) => (v === '' || v === null || v === undefined ? undefined : v));
+/** Absent, null or '' mean "not given" (the form's default applies); anything else must be an integer 1-4. */
+const optionalQuantity = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  quantitySchema.optional(),
+);
 
+/**
+ * Free text as typed ("205/55R16", "205 55 16"); absent, blank or a size we cannot read is null (the quote then
+ * needs a callback). Only a value that is not text at all is refused.
+ */
 const tyreSizeSchema = z
-  .union([z.string().max(50), z.null()])
+  .union([z.string(), z.null()], { error: MSG.tyreSize })
   .optional()
-  .transform((v) => normalizeTyreSize(v) ?? null);
+  .transform((v) => (typeof v === 'string' && v.length <= 50 ? (normalizeTyreSize(v) ?? null) : null));
 
 const paymentMethodSchema = z.enum(['onsite', 'prepaid'], {
   error: 'Payment method must be onsite or prepaid',

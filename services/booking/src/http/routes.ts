@@ -42,6 +42,7 @@ import { bookableProblem, slotStates } from '../domain/slots';
 import { requestedSlugName } from '../domain/suburbs';
 import { looksLikeToken } from '../domain/tokens';
 import { customerOf, vehicleOf } from '../events/builders';
+import { rejectNulCharacters, undecodablePathTo400 } from './input-guards';
 import { parsePhotoUpload } from './multipart';
 
 export interface RouteDeps {
@@ -124,6 +125,8 @@ export function bookingRoutes(deps: RouteDeps) {
   }
 
   return (app: Express) => {
+    app.use(rejectNulCharacters);
+
     // ---------------------------------------------------------------- time slots (public)
     async function states(date: string) {
       const { blocks, reservations } = await deps.slotCache.get(date);
@@ -350,6 +353,7 @@ export function bookingRoutes(deps: RouteDeps) {
       });
     });
     app.use('/internal', internal);
+    app.use(undecodablePathTo400);
   };
 }
 
