@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { badRequest, notFound, parseOr400, requireAdmin } from '@tyres/service-kit';
 import type { Queue } from 'bullmq';
 import type { Delivery, DeliveryAttempt, DeliveryRepository } from '../db/deliveries';
-import { bullBoardRouter } from './bull-board';
 
 /** Everything under this prefix is admin-only at the gateway, and again here (defence in depth). */
 export const NOTIFICATIONS_API = '/api/dashboard/notifications';
@@ -90,6 +89,21 @@ const asyncRoute =
     Promise.resolve(fn(req, res, next)).catch(next);
   };
 
+/**
+ * A router built on its first request. bull-board (its UI, API and ~60 modules) is opened by an admin now and then;
+ * loading it at start cost every replica a few MB of RSS for nothing.
+ */
+export function lazyRouter(build: () => Promise<RequestHandler>): RequestHandler {
+  let router: Promise<RequestHandler> | undefined;
+  return (req, res, next) => {
+    router ??= build().catch((err: unknown) => {
+      router = undefined; // try again on the next request
+      throw err;
+    });
+    router.then((r) => r(req, res, next), next);
+  };
+}
+
 /** The notify service's HTTP routes (mounted behind the gateway; see docs/team-conventions.md). */
 export function mountRoutes(app: Express, deps: RouteDeps): void {
   const api = Router();
@@ -136,7 +150,15 @@ export function mountRoutes(app: Express, deps: RouteDeps): void {
   );
 
   // The queue dashboard (bull-board): admins can inspect, retry and clean sms/email jobs.
-  api.use('/queues', bullBoardRouter(deps.queues, QUEUES_UI_PATH));
+  api.use(
+    '/queues',
+    lazyRouter(async () => {
+      // A CommonJS require (this package compiles to CommonJS): loaded on the first request, then cached.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { bullBoardRouter } = require('./bull-board') as typeof import('./bull-board');
+      return bullBoardRouter(deps.queues, QUEUES_UI_PATH);
+    }),
+  );
 
   app.use(NOTIFICATIONS_API, api);
 }

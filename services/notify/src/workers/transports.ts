@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type TwilioRequestClient from 'twilio/lib/base/RequestClient';
 import type { Logger } from '@tyres/service-kit';
 import { maskPhone } from '../domain/phone';
@@ -103,33 +103,44 @@ export interface EmailTransport {
 /**
  * SMTP when SMTP_URL is set (smtp://user:pass@host:587, smtps://...:465); otherwise nodemailer's stream transport,
  * which builds the complete message without sending it, and the message is stored in the delivery log.
+ *
+ * nodemailer is loaded with the first message, not at start: a WebSocket-only replica (RUN_WORKERS=false) or one
+ * that has sent nothing yet does not carry it.
  */
 export function createEmailTransport(
   smtpUrl: string | undefined,
   timeoutMs: number,
   logger: Logger,
 ): EmailTransport {
+  let transport: Promise<Transporter> | undefined;
+  const load = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      smtpUrl
+        ? nodemailer.createTransport({
+            url: smtpUrl,
+            connectionTimeout: timeoutMs,
+            greetingTimeout: timeoutMs,
+            socketTimeout: timeoutMs,
+          })
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
+  const close = () => {
+    void transport?.then((t) => t.close()).catch(() => undefined);
+  };
   if (smtpUrl) {
-    const transport = nodemailer.createTransport({
-      url: smtpUrl,
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: timeoutMs,
-    });
     return {
       name: 'smtp',
       async send(email) {
-        const info = await transport.sendMail(email);
+        const info = await (await load()).sendMail(email);
         return { providerMessageId: info.messageId ?? null };
       },
-      close: () => transport.close(),
+      close,
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     name: 'local',
     async send(email) {
-      const info = await transport.sendMail(email);
+      const info = await (await load()).sendMail(email);
       const message = (info as { message?: Buffer | string }).message;
       logger.info(
         { subject: email.subject, providerMessageId: info.messageId },
@@ -140,6 +151,6 @@ export function createEmailTransport(
         rawMessage: Buffer.isBuffer(message) ? message.toString('utf8') : String(message ?? ''),
       };
     },
-    close: () => transport.close(),
+    close,
   };
 }
