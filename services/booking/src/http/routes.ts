@@ -200,7 +200,12 @@ export function bookingRoutes(deps: RouteDeps) {
 
     // ---------------------------------------------------------------- bookings (public; staff form with identity)
     app.post('/api/bookings', async (req, res) => {
-      const input = bookingInput(req, 'onsite');
+      const parsed = bookingInput(req, 'onsite');
+      // The public dialog books onsite here and prepays through /api/bookings/quote (a hold, then the payment):
+      // a customer's "prepaid" on this call would be a discounted booking nobody pays for, so it is onsite. Only the
+      // staff form records a prepaid booking directly (staff take the payment themselves).
+      const input: NormalizedBooking =
+        parsed.channel === 'staff' ? parsed : { ...parsed, job: { ...parsed.job, paymentMethod: 'onsite' } };
       send(
         res,
         await deps.bookings.book(

@@ -184,25 +184,61 @@ describe('POST /api/bookings', () => {
 
   it('forces onsite for battery service and callback quotes; prices prepaid staff bookings with the discount', async () => {
     const date = nextDay();
+    const staff = app.identity('admin');
     const battery = await app.request(
       'POST',
       '/api/bookings',
-      bookingBody(date, '8-10 AM', { job: { serviceType: 'battery-service', paymentMethod: 'prepaid' } }),
+      bookingBody(date, '8-10 AM', {
+        job: { serviceType: 'battery-service', paymentMethod: 'prepaid' },
+        vehicle: { color: 'Blue' },
+      }),
+      staff,
     );
     expect(battery.status).toBe(201);
     expect(battery.body).toMatchObject({ paymentMethod: 'onsite', customerValue: '0.00' });
     const unknownSize = await app.request(
       'POST',
       '/api/bookings',
-      bookingBody(date, '10-12 AM', { job: { tyreSize: '999/99R99', paymentMethod: 'prepaid' } }),
+      bookingBody(date, '10-12 AM', {
+        job: { tyreSize: '999/99R99', paymentMethod: 'prepaid' },
+        vehicle: { color: 'Blue' },
+      }),
+      staff,
     );
     expect(unknownSize.body).toMatchObject({ paymentMethod: 'onsite', customerValue: '0.00' });
     const puncture = await app.request(
       'POST',
       '/api/bookings',
-      bookingBody(date, '12-2 PM', { job: { serviceType: 'puncture-repair', paymentMethod: 'prepaid' } }),
+      bookingBody(date, '12-2 PM', {
+        job: { serviceType: 'puncture-repair', paymentMethod: 'prepaid' },
+        vehicle: { color: 'Blue' },
+      }),
+      staff,
     );
-    expect(puncture.body).toMatchObject({ paymentMethod: 'prepaid', customerValue: '99.80' });
+    expect(puncture.body).toMatchObject({
+      paymentMethod: 'prepaid',
+      paymentStatus: 'pending',
+      customerValue: '99.80',
+    });
+  });
+
+  it('a customer cannot take the prepaid discount without paying: the public POST /api/bookings is onsite', async () => {
+    const res = await app.request(
+      'POST',
+      '/api/bookings',
+      bookingBody(nextDay(), '2-4 PM', { job: { serviceType: 'puncture-repair', paymentMethod: 'prepaid' } }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      paymentMethod: 'onsite',
+      paymentStatus: 'pending',
+      customerValue: '129.80',
+    });
+    const event = await app.events.waitFor<{ jobId: string; paymentMethod: string; customerValue: string }>(
+      'booking.created.v1',
+      (d) => d.jobId === res.body.jobId,
+    );
+    expect(event.data).toMatchObject({ paymentMethod: 'onsite', customerValue: '129.80' });
   });
 
   it('takes the staff form: identity, date-time dates, colour, quantity default 4, stricter messages', async () => {
