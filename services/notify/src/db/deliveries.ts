@@ -74,10 +74,26 @@ export class DeliveryRepository {
     return this.db.delivery.findUnique({ where: { key } });
   }
 
-  /** A worker picked the message up: the attempt number is the row's own counter (survives manual retries). */
-  async startAttempt(id: string, transport: string, normalizedTo?: string): Promise<number> {
-    const row = await this.db.delivery.update({
-      where: { id },
+  /**
+   * A worker takes the message for one attempt: atomically sets it `sending` and counts the attempt, unless it is
+   * already sent, or another attempt holds it (`sending`, updated less than `leaseMs` ago: e.g. a job BullMQ
+   * thought stalled and handed to a second replica while the first is still talking to the provider). Returns the
+   * attempt number (the row's own counter, which survives manual retries), or null when not taken.
+   */
+  async claimAttempt(
+    id: string,
+    transport: string,
+    leaseMs: number,
+    normalizedTo?: string,
+  ): Promise<number | null> {
+    const rows = await this.db.delivery.updateManyAndReturn({
+      where: {
+        id,
+        OR: [
+          { status: { in: ['queued', 'retrying', 'failed'] } },
+          { status: 'sending', updatedAt: { lt: new Date(Date.now() - leaseMs) } },
+        ],
+      },
       data: {
         status: 'sending',
         transport,
@@ -87,7 +103,7 @@ export class DeliveryRepository {
       },
       select: { attempts: true },
     });
-    return row.attempts;
+    return rows[0]?.attempts ?? null;
   }
 
   async markSent(

@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import pino from 'pino';
 import type { Delivery, DeliveryRepository } from '../db/deliveries';
 import type { DeliveryJobData } from './queues';
@@ -42,8 +42,13 @@ function fakeRepo(row: Delivery) {
   const calls: { op: string; args: unknown[] }[] = [];
   const repo = {
     get: async () => row,
-    startAttempt: async (...args: unknown[]) => {
-      calls.push({ op: 'start', args });
+    // Like the SQL: taken unless sent, or `sending` and updated within the lease.
+    claimAttempt: async (id: string, transport: string, leaseMs: number, normalizedTo?: string) => {
+      if (row.status === 'sent') return null;
+      if (row.status === 'sending' && row.updatedAt.getTime() > Date.now() - leaseMs) return null;
+      calls.push({ op: 'start', args: [id, transport, normalizedTo] });
+      row.status = 'sending';
+      row.updatedAt = new Date();
       row.attempts += 1;
       return row.attempts;
     },
@@ -60,12 +65,16 @@ function fakeRepo(row: Delivery) {
   return { repo: repo as unknown as DeliveryRepository, calls };
 }
 
+const delayedTo: number[] = [];
 const job = (attemptsMade: number, attempts = 3) =>
   ({
     id: 'sms-r1',
     data: { deliveryId: 'd1', correlationId: 'c1' },
     opts: { attempts },
     attemptsMade,
+    moveToDelayed: async (at: number) => {
+      delayedTo.push(at);
+    },
   }) as unknown as Job<DeliveryJobData>;
 
 function transport(send: SmsTransport['send']): SmsTransport & { sent: unknown[] } {
@@ -102,6 +111,46 @@ describe('deliveryProcessor', () => {
     ).resolves.toEqual({ skipped: 'already sent' });
     expect(t.sent).toHaveLength(0);
     expect(calls).toHaveLength(0);
+  });
+
+  it('defers a job re-run while another worker holds the message, without sending or using an attempt', async () => {
+    // BullMQ handed the job to a second replica (the first lost its lock) while the first is still sending.
+    const holder = new Date(Date.now() - 5_000);
+    const row = delivery({ status: 'sending', attempts: 1, updatedAt: holder });
+    const { repo, calls } = fakeRepo(row);
+    const t = transport(async () => ({ providerMessageId: 'SM2' }));
+    const outcomes: string[] = [];
+    delayedTo.length = 0;
+    const processor = deliveryProcessor({
+      ...base,
+      leaseMs: 60_000,
+      deliveries: repo,
+      sender: smsSender(t),
+      onAttempt: (o) => outcomes.push(o),
+    });
+    await expect(processor(job(0), 'lock-token')).rejects.toBeInstanceOf(DelayedError);
+    expect(t.sent).toHaveLength(0);
+    expect(calls).toHaveLength(0);
+    expect(row.attempts).toBe(1);
+    expect(outcomes).toEqual(['deferred']);
+    // Looked at again once the holder's lease is over.
+    expect(delayedTo[0]).toBeGreaterThanOrEqual(holder.getTime() + 60_000);
+
+    // The holder finished: the re-run finds it sent and sends nothing.
+    row.status = 'sent';
+    await expect(processor(job(0))).resolves.toEqual({ skipped: 'already sent' });
+    expect(t.sent).toHaveLength(0);
+  });
+
+  it('takes over an attempt abandoned longer than the lease ago (a worker that crashed mid-attempt)', async () => {
+    const row = delivery({ status: 'sending', attempts: 1, updatedAt: new Date(Date.now() - 120_000) });
+    const { repo, calls } = fakeRepo(row);
+    const t = transport(async () => ({ providerMessageId: 'SM3' }));
+    const processor = deliveryProcessor({ ...base, leaseMs: 60_000, deliveries: repo, sender: smsSender(t) });
+    await expect(processor(job(1))).resolves.toEqual({ providerMessageId: 'SM3' });
+    expect(t.sent).toHaveLength(1);
+    expect(calls.map((c) => c.op)).toEqual(['start', 'sent']);
+    expect(row.attempts).toBe(2);
   });
 
   it('fails an invalid number at once, without calling the provider and without retry', async () => {

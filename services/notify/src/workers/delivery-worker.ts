@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { runWithContext, type Logger } from '@tyres/service-kit';
 import type { Delivery, DeliveryRepository } from '../db/deliveries';
@@ -101,20 +101,29 @@ export interface ProcessorDeps {
   logger: Logger;
   backoffMs: number;
   sendTimeoutMs: number;
+  /**
+   * How long an attempt in progress (`sending`) keeps others off the message (default: the send timeout + 30 s).
+   * After that a worker that crashed mid-attempt is presumed dead and the message is attempted again.
+   */
+  leaseMs?: number;
   /** Test hook / metrics: called after each attempt. */
-  onAttempt?: (outcome: 'sent' | 'retry' | 'failed' | 'skipped', delivery: Delivery) => void;
+  onAttempt?: (outcome: 'sent' | 'retry' | 'failed' | 'skipped' | 'deferred', delivery: Delivery) => void;
 }
 
 /**
  * One attempt of one message. The delivery row is the source of truth: a message already sent is never sent
- * again (a duplicate job, a stalled job re-run, a manual retry in the queue dashboard); every attempt is logged.
+ * again (a duplicate job, a stalled job re-run, a manual retry in the queue dashboard), and an attempt claims the
+ * row first, so two workers never talk to the provider about the same message at once (a job re-run by another
+ * replica while the first one still holds it waits until that attempt ends); every attempt is logged.
  * Permanent failures throw UnrecoverableError (BullMQ fails the job without retrying); transient ones rethrow and
  * BullMQ retries with exponential backoff until the attempts run out.
  */
 export function deliveryProcessor(deps: ProcessorDeps) {
   const { deliveries, sender } = deps;
+  const leaseMs = deps.leaseMs ?? deps.sendTimeoutMs + 30_000;
   return async (
     job: Job<DeliveryJobData>,
+    token?: string,
   ): Promise<{ providerMessageId: string | null } | { skipped: string }> => {
     const correlationId = job.data.correlationId ?? job.id ?? 'unknown';
     return runWithContext({ correlationId }, async () => {
@@ -139,7 +148,27 @@ export function deliveryProcessor(deps: ProcessorDeps) {
       } catch (err) {
         prepareError = err;
       }
-      const attempt = await deliveries.startAttempt(delivery.id, sender.transport, prepared.normalizedTo);
+      const attempt = await deliveries.claimAttempt(
+        delivery.id,
+        sender.transport,
+        leaseMs,
+        prepared.normalizedTo,
+      );
+      if (attempt === null) {
+        const now = await deliveries.get(delivery.id);
+        if (!now || now.status === 'sent') {
+          log.info({}, 'already sent; not sending again');
+          deps.onAttempt?.('skipped', delivery);
+          return { skipped: 'already sent' };
+        }
+        // Another worker is in the middle of an attempt: look again once its lease is over, without using up one
+        // of this job's attempts (DelayedError after moveToDelayed).
+        const at = Math.max(now.updatedAt.getTime() + leaseMs, Date.now()) + 1000;
+        log.warn({ retryAt: new Date(at).toISOString() }, 'another attempt is in progress; deferring');
+        deps.onAttempt?.('deferred', delivery);
+        await job.moveToDelayed(at, token);
+        throw new DelayedError();
+      }
       const started = Date.now();
       try {
         if (prepareError) throw prepareError;
