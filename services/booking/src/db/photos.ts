@@ -66,12 +66,16 @@ export class Photos {
         status: true,
         tyreSize: true,
         createdAt: true,
+        expiresAt: true,
         _count: { select: { photos: true } },
       },
     });
-    if (!booking || (booking.status !== 'confirmed' && booking.status !== 'quoted'))
-      throw notFound('Booking not found');
-    const ageMs = this.deps.clock().getTime() - booking.createdAt.getTime();
+    const now = this.deps.clock().getTime();
+    // A quote whose hold ran out is gone for the customer (as for its token), even before the sweeper marks it.
+    const liveQuote =
+      booking?.status === 'quoted' && booking.expiresAt !== null && booking.expiresAt.getTime() > now;
+    if (!booking || (booking.status !== 'confirmed' && !liveQuote)) throw notFound('Booking not found');
+    const ageMs = now - booking.createdAt.getTime();
     if (ageMs > this.deps.windowMinutes * 60_000) throw forbidden(MSG.photoWindow);
     const max = maxPhotos(booking.tyreSize);
     return {
@@ -93,7 +97,9 @@ export class Photos {
         `SELECT status::text AS status FROM booking.bookings WHERE id = $1::uuid FOR UPDATE`,
         target.bookingId,
       );
-      if (!booking) throw notFound('Booking not found');
+      // Re-checked under the row lock: the quote may have expired (or been cancelled) while the files streamed.
+      if (!booking || (booking.status !== 'confirmed' && booking.status !== 'quoted'))
+        throw notFound('Booking not found');
       const existing = await tx.jobPhoto.count({ where: { bookingId: target.bookingId } });
       if (existing + files.length > target.max) throw photoCountError(target.max);
       const now = this.deps.clock();

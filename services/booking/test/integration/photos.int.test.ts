@@ -164,6 +164,11 @@ describe('POST /api/bookings/{jobId}/photos', () => {
     expect(late.status).toBe(403);
     expect((await upload(randomUUID(), [{ data: PNG, name: 'a.png' }])).status).toBe(404);
     expect((await upload('not-a-uuid', [{ data: PNG, name: 'a.png' }])).status).toBe(404);
+    // A prepaid quote whose 30-minute hold ran out takes no photos (its checkout is gone too).
+    app.clock.reset();
+    const quote = await book({ job: { paymentMethod: 'prepaid' } }, '/api/bookings/quote');
+    app.clock.advance(31 * 60_000);
+    expect((await upload(quote.jobId, [{ data: PNG, name: 'a.png' }])).status).toBe(404);
     const notMultipart = await app.request('POST', `/api/bookings/${jobId}/photos`, { photos: [] });
     expect(notMultipart.status).toBeGreaterThanOrEqual(400);
     expect(notMultipart.status).toBeLessThan(500);
