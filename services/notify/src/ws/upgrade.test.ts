@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { PassThrough } from 'node:stream';
+import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import { signIdentity } from '@tyres/service-kit';
 import { NotificationHub } from './hub';
@@ -63,6 +64,39 @@ describe('upgrade handler', () => {
       /^HTTP\/1\.1 401 /,
     );
     expect(rejected).toEqual([401, 401]);
+  });
+
+  it('refuses forged identities: another key, unsigned, expired, or not meant for services', async () => {
+    const { handler, rejected } = setup();
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: randomUUID(), username: 'boss', role: 'admin', iss: 'gateway', aud: 'services' };
+    const forged = [
+      signIdentity(other, { id: randomUUID(), username: 'boss', role: 'admin' }),
+      `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, iat: now, exp: now + 60 })}.`,
+      `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ ...claims, iat: now, exp: now + 60 })}.c2lnbmF0dXJl`,
+      // The right key, but expired, or for another audience.
+      jwt.sign({ ...claims, iat: now - 600, exp: now - 300 }, privatePem, { algorithm: 'ES256' }),
+      jwt.sign({ ...claims, aud: 'browser' }, privatePem, { algorithm: 'ES256', expiresIn: 60 }),
+    ];
+    for (const t of forged)
+      expect(await answer(handler, '/ws/notifications', { 'x-identity-token': t })).toMatch(
+        /^HTTP\/1\.1 401 /,
+      );
+    expect(rejected).toEqual([401, 401, 401, 401, 401]);
+    // Control: the same claims, valid, pass the identity check (ws then answers 400: no handshake key here).
+    const valid = jwt.sign(claims, privatePem, { algorithm: 'ES256', expiresIn: 60 });
+    expect(await answer(handler, '/ws/notifications', { 'x-identity-token': valid })).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
+  });
+
+  it('answers 401, not 503, to an anonymous upgrade even when full or draining', async () => {
+    for (const s of [setup({ draining: true }), setup({ maxConnections: 0 })])
+      expect(await answer(s.handler, '/ws/notifications')).toMatch(/^HTTP\/1\.1 401 /);
   });
 
   it('only upgrades the notifications path', async () => {

@@ -58,10 +58,8 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     socket.on('error', () => socket.destroy());
     const path = (req.url ?? '/').split('?')[0];
     if (path !== WS_PATH && path !== `${WS_PATH}/`) return reject(socket, 404, 'Not Found', 'Not found');
-    if (options.isDraining()) return reject(socket, 503, 'Service Unavailable', 'Shutting down; reconnect');
-    if (options.hub.size >= options.maxConnections)
-      return reject(socket, 503, 'Service Unavailable', 'Too many connections; reconnect later');
-
+    // Identity first: an anonymous or forged request learns nothing else about this replica (not even that it is
+    // full or shutting down).
     const header = req.headers[IDENTITY_HEADER];
     const token = Array.isArray(header) ? header[0] : header;
     if (!token) return reject(socket, 401, 'Unauthorized', 'Not authenticated');
@@ -71,6 +69,9 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     } catch {
       return reject(socket, 401, 'Unauthorized', 'Invalid identity token');
     }
+    if (options.isDraining()) return reject(socket, 503, 'Service Unavailable', 'Shutting down; reconnect');
+    if (options.hub.size >= options.maxConnections)
+      return reject(socket, 503, 'Service Unavailable', 'Too many connections; reconnect later');
     const correlationId = correlationIdFrom(req.headers[REQUEST_ID_HEADER]);
     try {
       wss.handleUpgrade(req, socket, head, (ws) => options.hub.add(ws, identity, correlationId));
