@@ -683,7 +683,13 @@ describe('event store', () => {
     // The command's own entry point (src/rebuild.ts; dist/rebuild.js is its build), as a separate process.
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'services/reporting/src/rebuild.ts'], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: r.database.url, LOG_LEVEL: 'warn' },
+      // The workspace packages from source too (tsconfig.tests.json paths): CI runs this before anything is built.
+      env: {
+        ...process.env,
+        DATABASE_URL: r.database.url,
+        LOG_LEVEL: 'warn',
+        TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.tests.json'),
+      },
     });
     expect(stdout).toMatch(/^reporting: rebuilt \d+ facts from \d+ events in \d+ ms \(\d+ events\/s\)$/m);
     const after = await snapshot();
