@@ -14,7 +14,10 @@ export const configSchema = serviceEnvSchema(3003)
     /** Stripe secret key. Without it (PAYMENTS_MODE=auto) the checkout runs in the labelled test mode. */
     STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'must be a Stripe secret key (sk_...)').optional(),
     /** Signing secret of the Stripe webhook endpoint (POST /api/payments/webhook). Required with a secret key. */
-    STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_...)')
+      .optional(),
     /** auto: live with STRIPE_SECRET_KEY, test without. live: refuse to start without keys. test: never call Stripe. */
     PAYMENTS_MODE: z.enum(['auto', 'live', 'test']).default('auto'),
     /** Stripe API base URL override (a local fake in tests; Stripe's own API otherwise). */
@@ -49,7 +52,11 @@ export const configSchema = serviceEnvSchema(3003)
   })
   .superRefine((env, ctx) => {
     if (env.PAYMENTS_MODE === 'live' && !env.STRIPE_SECRET_KEY)
-      ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'is required when PAYMENTS_MODE=live' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'is required when PAYMENTS_MODE=live',
+      });
     const live = env.PAYMENTS_MODE === 'live' || (env.PAYMENTS_MODE === 'auto' && env.STRIPE_SECRET_KEY);
     if (live && !env.STRIPE_WEBHOOK_SECRET)
       ctx.addIssue({
@@ -61,7 +68,8 @@ export const configSchema = serviceEnvSchema(3003)
 
 export type Config = z.output<typeof configSchema>;
 
-export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config => loadConfig(configSchema, env);
+export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config =>
+  loadConfig(configSchema, env);
 
 /** live when Stripe keys are configured (and not forced to test), otherwise the labelled test mode. */
 export function paymentsMode(config: Pick<Config, 'PAYMENTS_MODE' | 'STRIPE_SECRET_KEY'>): 'live' | 'test' {

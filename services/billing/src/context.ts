@@ -7,10 +7,10 @@ import type { ExpenseRepository } from './db/expenses';
 import type { PaymentRepository } from './db/payments';
 import type { PdfStore } from './db/pdfs';
 import type { PurchaseInvoiceRepository } from './db/purchase-invoices';
-import type { Mailer } from './email/mailer';
-import type { BookingClient } from './payments/booking-client';
-import type { PaymentProvider } from './payments/provider';
-import type { BusinessDetails } from './pdf/invoice-document';
+import type { Mailer } from './workers/mailer';
+import type { BookingClient } from './http/booking-client';
+import type { PaymentProvider } from './http/stripe-client';
+import type { BusinessDetails } from './domain/invoice-document';
 import type { BillingQueues } from './workers/queues';
 
 /** Everything the HTTP layer, the event handlers and the workers share (built once in service.ts). */

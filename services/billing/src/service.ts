@@ -9,12 +9,12 @@ import { ExpenseRepository } from './db/expenses';
 import { PaymentRepository } from './db/payments';
 import { PdfStore } from './db/pdfs';
 import { PurchaseInvoiceRepository } from './db/purchase-invoices';
-import { createMailer } from './email/mailer';
+import { createMailer } from './workers/mailer';
 import { eventWriter } from './events/emit';
 import { subscribeBilling } from './events/handlers';
 import { billingHttp } from './http/routes';
-import { httpBookingClient, type BookingClient } from './payments/booking-client';
-import { stripeClient, stripeProvider, testModeProvider } from './payments/provider';
+import { httpBookingClient, type BookingClient } from './http/booking-client';
+import { stripeClient, stripeProvider, testModeProvider } from './http/stripe-client';
 import { startWorkers } from './workers';
 import { createQueues } from './workers/queues';
 
@@ -32,7 +32,11 @@ export interface BillingOverrides {
  * The composition root shared by main.ts and the integration tests: config → db → queues → context → bus
  * subscriptions → HTTP → workers; everything closes in order on shutdown.
  */
-export async function startBilling(config: Config, logger: Logger, overrides: BillingOverrides = {}): Promise<BillingService> {
+export async function startBilling(
+  config: Config,
+  logger: Logger,
+  overrides: BillingOverrides = {},
+): Promise<BillingService> {
   const db = createDb(config.DATABASE_URL);
   const clock = overrides.clock ?? (() => new Date());
   const mode = paymentsMode(config);
@@ -42,7 +46,8 @@ export async function startBilling(config: Config, logger: Logger, overrides: Bi
       'PAYMENTS IN TEST MODE: no Stripe keys, card payments are simulated with Stripe test cards and no money is taken',
     );
   }
-  if (!config.SMTP_URL) logger.warn('SMTP_URL not set: invoice emails are recorded in the local email log, not delivered');
+  if (!config.SMTP_URL)
+    logger.warn('SMTP_URL not set: invoice emails are recorded in the local email log, not delivered');
 
   const queues = await createQueues(config.REDIS_URL, config.REDIS_PREFIX, config.JOB_ATTEMPTS);
   const mailer = createMailer(config.SMTP_URL);
@@ -64,7 +69,10 @@ export async function startBilling(config: Config, logger: Logger, overrides: Bi
       pdfs: new PdfStore(db),
       emails: new EmailDeliveryRepository(db),
       queues,
-      provider: mode === 'live' ? stripeProvider(stripeClient(config.STRIPE_SECRET_KEY as string, config.STRIPE_API_BASE)) : testModeProvider(),
+      provider:
+        mode === 'live'
+          ? stripeProvider(stripeClient(config.STRIPE_SECRET_KEY as string, config.STRIPE_API_BASE))
+          : testModeProvider(),
       booking: overrides.booking ?? httpBookingClient(config.BOOKING_URL),
       mailer,
       business: {
@@ -91,7 +99,12 @@ export async function startBilling(config: Config, logger: Logger, overrides: Bi
       db,
       subscribe: (parts) => subscribeBilling(parts.bus, context(parts)),
       http: (parts) =>
-        billingHttp({ ctx: context(parts), redis: parts.redis, readiness: parts.readiness, identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY }),
+        billingHttp({
+          ctx: context(parts),
+          redis: parts.redis,
+          readiness: parts.readiness,
+          identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
+        }),
       start: async (parts) => {
         // Closers run in the order added, and these run before the runtime's own (HTTP drain, consumers, relay,
         // connections): workers finish their running jobs while the database and Redis are still there.

@@ -6,7 +6,9 @@ export type Db = PrismaClient;
 export type Tx = Prisma.TransactionClient;
 
 export const createDb = (databaseUrl: string, poolSize = 10): Db =>
-  new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }, { schema: DB_SCHEMA }) });
+  new PrismaClient({
+    adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }, { schema: DB_SCHEMA }),
+  });
 
 /** Interactive transactions here may queue behind the invoice-number row lock: allow for it. */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;

@@ -1,15 +1,27 @@
 import { CustomerInvoiceDeleted, CustomerInvoiceIssued, CustomerInvoiceUpdated } from '@tyres/events';
-import { conflict, forbidden, isUniqueViolation, notFound, violatedConstraint, type Identity } from '@tyres/service-kit';
 import {
-  INVOICE_DUE_DAYS,
-  type CustomerInvoiceStatus,
-  type LineItemCategory,
-} from '../domain/constants';
+  badRequest,
+  conflict,
+  forbidden,
+  isUniqueViolation,
+  notFound,
+  violatedConstraint,
+  type Identity,
+} from '@tyres/service-kit';
+import { INVOICE_DUE_DAYS, type CustomerInvoiceStatus, type LineItemCategory } from '../domain/constants';
 import { addDays, fromDbDateOrNull, perthDate, toDbDate, type IsoDate } from '../domain/dates';
 import { buildInvoiceLines, type ServiceType } from '../domain/invoice-lines';
 import { formatInvoiceNumber } from '../domain/invoice-number';
 import { statusTimestamps } from '../domain/invoice-status';
-import { Decimal, gstOnTop, invoiceTotals, lineTotal } from '../domain/money';
+import {
+  Decimal,
+  fitsMoneyColumn,
+  gstOnTop,
+  invoiceTotals,
+  lineTotal,
+  totalsFit,
+  type InvoiceTotals,
+} from '../domain/money';
 import type { EventWriter } from '../events/emit';
 import { invoiceSnapshot, type InvoiceWithJobAndItems } from '../events/snapshots';
 import { TX_OPTIONS, type Db, type Tx } from './client';
@@ -55,6 +67,20 @@ export interface ItemInput {
 
 type Causation = { id: string; correlationId: string };
 
+/** Shown when a line total or the invoice total (GST on top) would not fit a Decimal(10,2) column. */
+export const AMOUNT_TOO_LARGE = 'Amount is too large';
+
+function assertTotalsFit(totals: InvoiceTotals): InvoiceTotals {
+  if (!totalsFit(totals)) throw badRequest(AMOUNT_TOO_LARGE, undefined, 'amount_too_large');
+  return totals;
+}
+
+function checkedLineTotal(quantity: number, unitPrice: Decimal): Decimal {
+  const total = lineTotal(quantity, unitPrice);
+  if (!fitsMoneyColumn(total)) throw badRequest(AMOUNT_TOO_LARGE, undefined, 'amount_too_large');
+  return total;
+}
+
 /** Item changes a technician may make: on their own job's invoice while it is still a draft. */
 function assertItemsEditable(identity: Identity, invoice: { status: string }): void {
   if (identity.role !== 'admin' && invoice.status !== 'draft') {
@@ -87,7 +113,8 @@ export class CustomerInvoiceRepository {
       UPDATE "billing"."number_series" SET "last_value" = "last_value" + 1
       WHERE "name" = ${INVOICE_NUMBER_SERIES} RETURNING "last_value"`;
     const value = rows[0]?.last_value;
-    if (value === undefined) throw new Error(`number series ${INVOICE_NUMBER_SERIES} is missing (migrations not applied?)`);
+    if (value === undefined)
+      throw new Error(`number series ${INVOICE_NUMBER_SERIES} is missing (migrations not applied?)`);
     return formatInvoiceNumber(value);
   }
 
@@ -111,7 +138,10 @@ export class CustomerInvoiceRepository {
 
   private async onActiveJobRace(err: unknown, jobId: string): Promise<never> {
     const constraint = violatedConstraint(err);
-    if (isUniqueViolation(err) && (constraint === undefined || constraint.includes(ACTIVE_JOB_INDEX) || constraint.includes('job_id'))) {
+    if (
+      isUniqueViolation(err) &&
+      (constraint === undefined || constraint.includes(ACTIVE_JOB_INDEX) || constraint.includes('job_id'))
+    ) {
       const existing = await this.db.customerInvoice.findFirst({
         where: { jobId, status: { not: 'cancelled' } },
         select: { id: true, invoiceNumber: true },
@@ -144,7 +174,9 @@ export class CustomerInvoiceRepository {
     const search = filters.search?.trim();
     if (search) {
       const like = param(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where.push(`(i."invoice_number" ILIKE ${like} OR j."job_number" ILIKE ${like} OR j."customer_name" ILIKE ${like})`);
+      where.push(
+        `(i."invoice_number" ILIKE ${like} OR j."job_number" ILIKE ${like} OR j."customer_name" ILIKE ${like})`,
+      );
     }
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const from = `FROM "billing"."customer_invoices" i JOIN "billing"."job_snapshots" j ON j."job_id" = i."job_id" ${whereSql}`;
@@ -206,7 +238,8 @@ export class CustomerInvoiceRepository {
   async generate(jobId: string, identity: Identity): Promise<InvoiceWithJobAndItems> {
     const job = await findVisibleJob(this.db, jobId, identity);
     if (!job || job.deletedAt) throw notFound('Job not found');
-    if (job.status === 'cancelled') throw conflict('A cancelled job cannot be invoiced', undefined, 'job_cancelled');
+    if (job.status === 'cancelled')
+      throw conflict('A cancelled job cannot be invoiced', undefined, 'job_cancelled');
     await this.activeInvoiceConflict(jobId);
 
     const lines = buildInvoiceLines({
@@ -246,7 +279,10 @@ export class CustomerInvoiceRepository {
           },
           include: WITH_JOB_AND_ITEMS,
         });
-        await this.events.emit(tx, CustomerInvoiceIssued, { ...invoiceSnapshot(invoice, now), issuedAt: now.toISOString() });
+        await this.events.emit(tx, CustomerInvoiceIssued, {
+          ...invoiceSnapshot(invoice, now),
+          issuedAt: now.toISOString(),
+        });
         return invoice;
       });
     } catch (err) {
@@ -260,7 +296,7 @@ export class CustomerInvoiceRepository {
     if (!job || job.deletedAt) throw notFound('Job not found');
     if (input.status !== 'cancelled') await this.activeInvoiceConflict(input.jobId);
     const now = this.clock();
-    const totals = gstOnTop(input.subtotalAmount ?? 0);
+    const totals = assertTotalsFit(gstOnTop(input.subtotalAmount ?? 0));
     const stamps = statusTimestamps({ status: 'draft', paidAt: null, sentAt: null }, input.status, now);
     try {
       return await this.transaction(async (tx) => {
@@ -278,7 +314,10 @@ export class CustomerInvoiceRepository {
           },
           include: WITH_JOB_AND_ITEMS,
         });
-        await this.events.emit(tx, CustomerInvoiceIssued, { ...invoiceSnapshot(invoice, now), issuedAt: now.toISOString() });
+        await this.events.emit(tx, CustomerInvoiceIssued, {
+          ...invoiceSnapshot(invoice, now),
+          issuedAt: now.toISOString(),
+        });
         return invoice;
       });
     } catch (err) {
@@ -289,7 +328,11 @@ export class CustomerInvoiceRepository {
   // --- changes -----------------------------------------------------------------------------------------------
 
   /** Locks the invoice row for the rest of the transaction (item changes and totals never interleave). */
-  private async lockVisible(tx: Tx, id: string, identity: Identity): Promise<InvoiceWithJobAndItems | undefined> {
+  private async lockVisible(
+    tx: Tx,
+    id: string,
+    identity: Identity,
+  ): Promise<InvoiceWithJobAndItems | undefined> {
     const locked = await tx.$queryRaw<{ id: string }[]>`
       SELECT "id" FROM "billing"."customer_invoices" WHERE "id" = ${id}::uuid FOR UPDATE`;
     if (locked.length === 0) return undefined;
@@ -309,7 +352,12 @@ export class CustomerInvoiceRepository {
       data: { ...data, revision: { increment: 1 } },
       include: WITH_JOB_AND_ITEMS,
     });
-    await this.events.emit(tx, CustomerInvoiceUpdated, { ...invoiceSnapshot(updated, this.clock()), changedFields }, causation);
+    await this.events.emit(
+      tx,
+      CustomerInvoiceUpdated,
+      { ...invoiceSnapshot(updated, this.clock()), changedFields },
+      causation,
+    );
     return updated;
   }
 
@@ -323,7 +371,11 @@ export class CustomerInvoiceRepository {
         const data: Prisma.CustomerInvoiceUpdateInput = {};
         const changed: string[] = [];
         if (patch.status !== undefined && patch.status !== invoice.status) {
-          const stamps = statusTimestamps(invoice as { status: CustomerInvoiceStatus; paidAt: Date | null; sentAt: Date | null }, patch.status, now);
+          const stamps = statusTimestamps(
+            invoice as { status: CustomerInvoiceStatus; paidAt: Date | null; sentAt: Date | null },
+            patch.status,
+            now,
+          );
           data.status = patch.status;
           changed.push('status');
           if (stamps.paidAt?.getTime() !== invoice.paidAt?.getTime()) {
@@ -346,8 +398,11 @@ export class CustomerInvoiceRepository {
         // With line items the totals are theirs (recomputed on every item change); without, the page's subtotal
         // is taken and GST/total derived from it on the server.
         if (patch.subtotalAmount !== undefined && invoice.items.length === 0) {
-          const totals = gstOnTop(patch.subtotalAmount);
-          if (!totals.totalAmount.eq(invoice.totalAmount) || !totals.subtotalAmount.eq(invoice.subtotalAmount)) {
+          const totals = assertTotalsFit(gstOnTop(patch.subtotalAmount));
+          if (
+            !totals.totalAmount.eq(invoice.totalAmount) ||
+            !totals.subtotalAmount.eq(invoice.subtotalAmount)
+          ) {
             Object.assign(data, totals);
             changed.push('subtotalAmount', 'gstAmount', 'totalAmount');
           }
@@ -356,7 +411,10 @@ export class CustomerInvoiceRepository {
         return this.saveAndEmit(tx, id, data, changed);
       });
     } catch (err) {
-      if (isUniqueViolation(err, ACTIVE_JOB_INDEX) || (isUniqueViolation(err) && violatedConstraint(err) === undefined)) {
+      if (
+        isUniqueViolation(err, ACTIVE_JOB_INDEX) ||
+        (isUniqueViolation(err) && violatedConstraint(err) === undefined)
+      ) {
         throw conflict('Another active invoice exists for this job', undefined, 'invoice_exists');
       }
       throw err;
@@ -381,8 +439,11 @@ export class CustomerInvoiceRepository {
   // --- line items (totals recomputed on the server after every change) ---------------------------------------
 
   private async refreshTotals(tx: Tx, invoiceId: string): Promise<InvoiceWithJobAndItems> {
-    const items = await tx.customerInvoiceItem.findMany({ where: { customerInvoiceId: invoiceId }, select: { totalPrice: true } });
-    const totals = invoiceTotals(items.map((i) => i.totalPrice));
+    const items = await tx.customerInvoiceItem.findMany({
+      where: { customerInvoiceId: invoiceId },
+      select: { totalPrice: true },
+    });
+    const totals = assertTotalsFit(invoiceTotals(items.map((i) => i.totalPrice)));
     return this.saveAndEmit(tx, invoiceId, totals, ['items', 'subtotalAmount', 'gstAmount', 'totalAmount']);
   }
 
@@ -399,7 +460,7 @@ export class CustomerInvoiceRepository {
           category: input.category,
           quantity: input.quantity,
           unitPrice: input.unitPrice,
-          totalPrice: lineTotal(input.quantity, input.unitPrice),
+          totalPrice: checkedLineTotal(input.quantity, input.unitPrice),
           position,
         },
       });
@@ -423,7 +484,7 @@ export class CustomerInvoiceRepository {
           ...(patch.category !== undefined ? { category: patch.category } : {}),
           quantity,
           unitPrice,
-          totalPrice: lineTotal(quantity, unitPrice),
+          totalPrice: checkedLineTotal(quantity, unitPrice),
         },
       });
       return { item, invoice: await this.refreshTotals(tx, invoiceId) };
@@ -446,7 +507,11 @@ export class CustomerInvoiceRepository {
   /** The email worker delivered the invoice: sentAt now, and status sent unless it is already paid/cancelled. */
   async markSent(invoiceId: string, at: Date): Promise<InvoiceWithJobAndItems | undefined> {
     return this.transaction(async (tx) => {
-      const invoice = await this.lockVisible(tx, invoiceId, { id: 'system', username: 'system', role: 'admin' });
+      const invoice = await this.lockVisible(tx, invoiceId, {
+        id: 'system',
+        username: 'system',
+        role: 'admin',
+      });
       if (!invoice) return undefined;
       const data: Prisma.CustomerInvoiceUpdateInput = { sentAt: at };
       const changed = ['sentAt'];

@@ -24,19 +24,35 @@ export class EmailDeliveryRepository {
     });
   }
 
-  markSent(id: string, sent: { messageId: string | null; raw?: string; attachments: Prisma.InputJsonValue; at: Date }) {
+  markSent(
+    id: string,
+    sent: { messageId: string | null; raw?: string; attachments: Prisma.InputJsonValue; at: Date },
+  ) {
     return this.db.emailDelivery.update({
       where: { id },
-      data: { status: 'sent', messageId: sent.messageId, rawMessage: sent.raw ?? null, attachments: sent.attachments, sentAt: sent.at, error: null },
+      data: {
+        status: 'sent',
+        messageId: sent.messageId,
+        rawMessage: sent.raw ?? null,
+        attachments: sent.attachments,
+        sentAt: sent.at,
+        error: null,
+      },
     });
   }
 
   markFailed(id: string, error: string) {
-    return this.db.emailDelivery.update({ where: { id }, data: { status: 'failed', error: error.slice(0, 2000) } });
+    return this.db.emailDelivery.update({
+      where: { id },
+      data: { status: 'failed', error: error.slice(0, 2000) },
+    });
   }
 
   listForInvoice(invoiceId: string): Promise<EmailDelivery[]> {
-    return this.db.emailDelivery.findMany({ where: { customerInvoiceId: invoiceId }, orderBy: { createdAt: 'desc' } });
+    return this.db.emailDelivery.findMany({
+      where: { customerInvoiceId: invoiceId },
+      orderBy: { createdAt: 'desc' },
+    });
   }
 
   recent(limit: number): Promise<EmailDelivery[]> {

@@ -76,7 +76,10 @@ export class ExpenseRepository {
           createdBy: identity.id,
         },
       });
-      await this.events.emit(tx, ExpenseRecorded, { ...expenseSnapshot(created), recordedAt: now.toISOString() });
+      await this.events.emit(tx, ExpenseRecorded, {
+        ...expenseSnapshot(created),
+        recordedAt: now.toISOString(),
+      });
       return created;
     });
   }
@@ -95,14 +98,21 @@ export class ExpenseRepository {
       const now = this.clock();
       const data: Prisma.BusinessExpenseUpdateInput = {};
       const changed: string[] = [];
-      const set = <K extends keyof Prisma.BusinessExpenseUpdateInput>(field: K, value: Prisma.BusinessExpenseUpdateInput[K]) => {
+      const set = <K extends keyof Prisma.BusinessExpenseUpdateInput>(
+        field: K,
+        value: Prisma.BusinessExpenseUpdateInput[K],
+      ) => {
         data[field] = value;
         changed.push(field);
       };
-      if (patch.supplierName !== undefined && patch.supplierName !== current.supplierName) set('supplierName', patch.supplierName);
-      if (patch.invoiceNumber !== undefined && patch.invoiceNumber !== current.invoiceNumber) set('invoiceNumber', patch.invoiceNumber);
-      if (patch.description !== undefined && patch.description !== current.description) set('description', patch.description);
-      if (patch.category !== undefined && patch.category !== current.category) set('category', patch.category);
+      if (patch.supplierName !== undefined && patch.supplierName !== current.supplierName)
+        set('supplierName', patch.supplierName);
+      if (patch.invoiceNumber !== undefined && patch.invoiceNumber !== current.invoiceNumber)
+        set('invoiceNumber', patch.invoiceNumber);
+      if (patch.description !== undefined && patch.description !== current.description)
+        set('description', patch.description);
+      if (patch.category !== undefined && patch.category !== current.category)
+        set('category', patch.category);
       if (patch.notes !== undefined && patch.notes !== current.notes) set('notes', patch.notes);
       if (patch.expenseDate !== undefined && patch.expenseDate !== fromDbDateOrNull(current.expenseDate))
         set('expenseDate', toDbDate(patch.expenseDate));
@@ -134,7 +144,11 @@ export class ExpenseRepository {
       const current = await this.lock(tx, id);
       if (!current) throw notFound('Expense not found');
       await tx.businessExpense.delete({ where: { id } });
-      await this.events.emit(tx, ExpenseDeleted, { expenseId: id, deletedBy: identity.id, deletedAt: this.clock().toISOString() });
+      await this.events.emit(tx, ExpenseDeleted, {
+        expenseId: id,
+        deletedBy: identity.id,
+        deletedAt: this.clock().toISOString(),
+      });
     });
   }
 }

@@ -57,7 +57,10 @@ export async function upsertFromBookingCreated(tx: Tx, data: BookingCreatedV1Dat
     update: details,
   });
   if (data.stripePaymentIntentId) {
-    await tx.payment.updateMany({ where: { providerIntentId: data.stripePaymentIntentId, jobId: null }, data: { jobId: data.jobId } });
+    await tx.payment.updateMany({
+      where: { providerIntentId: data.stripePaymentIntentId, jobId: null },
+      data: { jobId: data.jobId },
+    });
   }
 }
 
@@ -70,7 +73,10 @@ async function requireJob(tx: Tx, jobId: string): Promise<JobSnapshot> {
 const newer = (at: Date, previous: Date | null) => !previous || at.getTime() >= previous.getTime();
 
 /** Returns the status change it applied (undefined when the event was older than what billing knows). */
-export async function applyStatusChanged(tx: Tx, data: JobStatusChangedV1Data): Promise<{ from: string; to: string } | undefined> {
+export async function applyStatusChanged(
+  tx: Tx,
+  data: JobStatusChangedV1Data,
+): Promise<{ from: string; to: string } | undefined> {
   const job = await requireJob(tx, data.jobId);
   const at = new Date(data.changedAt);
   const update: Record<string, unknown> = {};
@@ -85,7 +91,8 @@ export async function applyStatusChanged(tx: Tx, data: JobStatusChangedV1Data): 
     update.assignedTechnicianId = data.assignedTechnicianId;
     update.assignmentAt = at;
   }
-  if (Object.keys(update).length > 0) await tx.jobSnapshot.update({ where: { jobId: job.jobId }, data: update });
+  if (Object.keys(update).length > 0)
+    await tx.jobSnapshot.update({ where: { jobId: job.jobId }, data: update });
   return applied;
 }
 
@@ -108,13 +115,19 @@ export async function applyAssigned(tx: Tx, data: JobAssignedV1Data): Promise<vo
   const job = await requireJob(tx, data.jobId);
   const at = new Date(data.assignedAt);
   if (!newer(at, job.assignmentAt)) return;
-  await tx.jobSnapshot.update({ where: { jobId: job.jobId }, data: { assignedTechnicianId: data.technicianId, assignmentAt: at } });
+  await tx.jobSnapshot.update({
+    where: { jobId: job.jobId },
+    data: { assignedTechnicianId: data.technicianId, assignmentAt: at },
+  });
 }
 
 export async function applyRescheduled(tx: Tx, data: JobRescheduledV1Data): Promise<void> {
   const job = await requireJob(tx, data.jobId);
   const at = new Date(data.rescheduledAt);
-  const update: Record<string, unknown> = { scheduledDate: toDbDate(data.to.scheduledDate), timeSlot: data.to.timeSlot };
+  const update: Record<string, unknown> = {
+    scheduledDate: toDbDate(data.to.scheduledDate),
+    timeSlot: data.to.timeSlot,
+  };
   if (newer(at, job.assignmentAt)) {
     update.assignedTechnicianId = data.assignedTechnicianId;
     update.assignmentAt = at;
@@ -125,16 +138,26 @@ export async function applyRescheduled(tx: Tx, data: JobRescheduledV1Data): Prom
 /** Deleted jobs stay (their invoices are financial records) but can no longer be invoiced or seen by technicians. */
 export async function applyDeleted(tx: Tx, data: JobDeletedV1Data): Promise<void> {
   await requireJob(tx, data.jobId);
-  await tx.jobSnapshot.updateMany({ where: { jobId: data.jobId, deletedAt: null }, data: { deletedAt: new Date(data.deletedAt) } });
+  await tx.jobSnapshot.updateMany({
+    where: { jobId: data.jobId, deletedAt: null },
+    data: { deletedAt: new Date(data.deletedAt) },
+  });
 }
 
 /** Admins see every job; a technician only jobs assigned to them. Anything else reads as "not found". */
-export function canSeeJob(identity: Identity, job: Pick<JobSnapshot, 'assignedTechnicianId' | 'deletedAt'>): boolean {
+export function canSeeJob(
+  identity: Identity,
+  job: Pick<JobSnapshot, 'assignedTechnicianId' | 'deletedAt'>,
+): boolean {
   if (identity.role === 'admin') return true;
   return job.deletedAt === null && job.assignedTechnicianId === identity.id;
 }
 
-export async function findVisibleJob(db: Db | Tx, jobId: string, identity: Identity): Promise<JobSnapshot | undefined> {
+export async function findVisibleJob(
+  db: Db | Tx,
+  jobId: string,
+  identity: Identity,
+): Promise<JobSnapshot | undefined> {
   const job = await db.jobSnapshot.findUnique({ where: { jobId } });
   return job && canSeeJob(identity, job) ? job : undefined;
 }

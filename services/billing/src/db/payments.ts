@@ -3,7 +3,7 @@ import { PaymentFailed, PaymentSucceeded } from '@tyres/events';
 import { isUniqueViolation } from '@tyres/service-kit';
 import { moneyString, type SurchargedAmount } from '../domain/money';
 import type { EventWriter } from '../events/emit';
-import type { ProviderEvent } from '../payments/provider';
+import type { ProviderEvent } from '../domain/provider-event';
 import { TX_OPTIONS, type Db, type Tx } from './client';
 import type { Payment } from './generated/client';
 
@@ -84,7 +84,9 @@ export class PaymentRepository {
         INSERT INTO "billing"."provider_events" ("id", "type", "provider_intent_id")
         VALUES (${event.id}, ${event.type}, ${intent.id ?? null}) ON CONFLICT ("id") DO NOTHING`;
       if (Number(inserted) === 0) return { kind: 'duplicate' };
-      if (!event.type.startsWith('payment_intent.')) return { kind: 'ignored', reason: `event type ${event.type}` };
+      if (!event.type.startsWith('payment_intent.'))
+        return { kind: 'ignored', reason: `event type ${event.type}` };
+      if (typeof intent.id !== 'string') return { kind: 'ignored', reason: 'payment intent without an id' };
       const payment = await this.lockByIntent(tx, intent.id);
       if (!payment) return { kind: 'ignored', reason: `unknown payment intent ${intent.id}` };
       const now = this.clock();
@@ -95,7 +97,10 @@ export class PaymentRepository {
           return this.fail(tx, payment, now, event);
         case 'payment_intent.canceled': {
           if (payment.status === 'succeeded') return { kind: 'ignored', reason: 'already succeeded' };
-          const updated = await tx.payment.update({ where: { id: payment.id }, data: { status: 'canceled' } });
+          const updated = await tx.payment.update({
+            where: { id: payment.id },
+            data: { status: 'canceled' },
+          });
           return { kind: 'canceled', payment: updated };
         }
         default:

@@ -18,7 +18,10 @@ export class PdfStore {
   }
 
   async revisionOf(invoiceId: string): Promise<number | undefined> {
-    const row = await this.db.customerInvoicePdf.findUnique({ where: { customerInvoiceId: invoiceId }, select: { revision: true } });
+    const row = await this.db.customerInvoicePdf.findUnique({
+      where: { customerInvoiceId: invoiceId },
+      select: { revision: true },
+    });
     return row?.revision;
   }
 

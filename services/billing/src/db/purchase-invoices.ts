@@ -53,7 +53,10 @@ export class PurchaseInvoiceRepository {
   async listForJob(jobId: string, identity: Identity): Promise<PurchaseInvoice[] | undefined> {
     const job = await findVisibleJob(this.db, jobId, identity);
     if (!job) return undefined;
-    return this.db.purchaseInvoice.findMany({ where: { jobId }, orderBy: [{ invoiceDate: 'desc' }, { createdAt: 'desc' }] });
+    return this.db.purchaseInvoice.findMany({
+      where: { jobId },
+      orderBy: [{ invoiceDate: 'desc' }, { createdAt: 'desc' }],
+    });
   }
 
   async create(input: CreatePurchaseInput, identity: Identity): Promise<PurchaseInvoice> {
@@ -79,7 +82,10 @@ export class PurchaseInvoiceRepository {
           createdBy: identity.id,
         },
       });
-      await this.events.emit(tx, PurchaseInvoiceRecorded, { ...purchaseSnapshot(created), recordedAt: now.toISOString() });
+      await this.events.emit(tx, PurchaseInvoiceRecorded, {
+        ...purchaseSnapshot(created),
+        recordedAt: now.toISOString(),
+      });
       return created;
     });
   }
@@ -102,12 +108,17 @@ export class PurchaseInvoiceRepository {
       const now = this.clock();
       const data: Prisma.PurchaseInvoiceUpdateInput = {};
       const changed: string[] = [];
-      const set = <K extends keyof Prisma.PurchaseInvoiceUpdateInput>(field: K, value: Prisma.PurchaseInvoiceUpdateInput[K]) => {
+      const set = <K extends keyof Prisma.PurchaseInvoiceUpdateInput>(
+        field: K,
+        value: Prisma.PurchaseInvoiceUpdateInput[K],
+      ) => {
         data[field] = value;
         changed.push(field);
       };
-      if (patch.invoiceNumber !== undefined && patch.invoiceNumber !== current.invoiceNumber) set('invoiceNumber', patch.invoiceNumber);
-      if (patch.supplierName !== undefined && patch.supplierName !== current.supplierName) set('supplierName', patch.supplierName);
+      if (patch.invoiceNumber !== undefined && patch.invoiceNumber !== current.invoiceNumber)
+        set('invoiceNumber', patch.invoiceNumber);
+      if (patch.supplierName !== undefined && patch.supplierName !== current.supplierName)
+        set('supplierName', patch.supplierName);
       if (patch.invoiceDate !== undefined && patch.invoiceDate !== fromDbDateOrNull(current.invoiceDate))
         set('invoiceDate', toDbDate(patch.invoiceDate));
       if (patch.dueDate !== undefined && patch.dueDate !== fromDbDateOrNull(current.dueDate))
@@ -123,12 +134,19 @@ export class PurchaseInvoiceRepository {
       if (patch.isPaid !== undefined && patch.isPaid !== current.isPaid) {
         set('isPaid', patch.isPaid);
         set('paidAt', patch.isPaid ? (patch.paidAt ?? now) : null);
-      } else if (patch.paidAt !== undefined && (patch.isPaid ?? current.isPaid) && patch.paidAt?.getTime() !== current.paidAt?.getTime()) {
+      } else if (
+        patch.paidAt !== undefined &&
+        (patch.isPaid ?? current.isPaid) &&
+        patch.paidAt?.getTime() !== current.paidAt?.getTime()
+      ) {
         set('paidAt', patch.paidAt ?? now);
       }
       if (changed.length === 0) return current;
       const updated = await tx.purchaseInvoice.update({ where: { id }, data });
-      await this.events.emit(tx, PurchaseInvoiceUpdated, { ...purchaseSnapshot(updated), changedFields: changed });
+      await this.events.emit(tx, PurchaseInvoiceUpdated, {
+        ...purchaseSnapshot(updated),
+        changedFields: changed,
+      });
       return updated;
     });
   }

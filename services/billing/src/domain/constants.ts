@@ -13,6 +13,8 @@ export const INVOICE_DUE_DAYS = 30;
 export const BUSINESS_TIME_ZONE = 'Australia/Perth';
 /** Largest value a Decimal(10,2) column holds. */
 export const MAX_MONEY = '99999999.99';
+/** Largest line-item quantity (a whole number; keeps quantity × unit price and the Int column in range). */
+export const MAX_LINE_QUANTITY = 10_000;
 
 export const CUSTOMER_INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'cancelled'] as const;
 export type CustomerInvoiceStatus = (typeof CUSTOMER_INVOICE_STATUSES)[number];
@@ -42,5 +44,14 @@ export const DEFAULT_EXPENSE_CATEGORY: ExpenseCategory = 'admin';
 export const PURCHASE_INVOICE_CATEGORY: ExpenseCategory = 'cost-of-goods-sold';
 
 /** Accepted payment methods (landing page footer), printed on every invoice. */
-export const ACCEPTED_PAYMENT_METHODS = ['Visa', 'Mastercard', 'Amex', 'EFTPOS', 'PayID', 'Cash', 'Zip', 'Klarna'] as const;
+export const ACCEPTED_PAYMENT_METHODS = [
+  'Visa',
+  'Mastercard',
+  'Amex',
+  'EFTPOS',
+  'PayID',
+  'Cash',
+  'Zip',
+  'Klarna',
+] as const;
 export const PAYMENT_METHODS_NOTE = 'Pay in 4 with Zip and Klarna.';

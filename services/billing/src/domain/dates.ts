@@ -17,13 +17,23 @@ export function perthDate(instant: Date = new Date()): IsoDate {
   return perthFormatter.format(instant);
 }
 
-/** True for a real calendar date in `YYYY-MM-DD` form (no 2026-02-30). */
+/** Calendar dates billing stores: four-digit years (Postgres DATE and `YYYY-MM-DD` round-trip). */
+export const MIN_YEAR = 1000;
+export const MAX_YEAR = 9999;
+
+/** True for a real calendar date in `YYYY-MM-DD` form (no 2026-02-30), year 1000 to 9999. */
 export function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  const year = Number(m[1]);
+  if (year < MIN_YEAR || year > MAX_YEAR) return false;
+  const d = new Date(0);
+  d.setUTCFullYear(year, Number(m[2]) - 1, Number(m[3]));
   return d.toISOString().slice(0, 10) === value;
 }
+
+/** An ISO date-time's own calendar part (`2026-02-30T10:00:00Z`): V8 would roll it over to March. */
+const ISO_DATE_TIME_PREFIX = /^(\d{4}-\d{2}-\d{2})[T ]\d/;
 
 export function addDays(date: IsoDate, days: number): IsoDate {
   const d = new Date(`${date}T00:00:00Z`);
@@ -63,9 +73,13 @@ export function parseDateInput(input: unknown): DateParseResult {
   const text = input.trim();
   if (text === '') return { ok: true, value: null };
   if (ISO_DATE.test(text)) return isIsoDate(text) ? { ok: true, value: text } : { ok: false };
+  const prefix = ISO_DATE_TIME_PREFIX.exec(text);
+  if (prefix && !isIsoDate(prefix[1] as string)) return { ok: false };
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) return { ok: false };
-  return { ok: true, value: perthDate(new Date(ms)) };
+  const value = perthDate(new Date(ms));
+  // Parseable but outside what a DATE column and `YYYY-MM-DD` hold (e.g. "+010000-01-01T00:00:00Z").
+  return isIsoDate(value) ? { ok: true, value } : { ok: false };
 }
 
 /** "21 Nov 2026" for documents and emails. */
@@ -74,4 +88,25 @@ export function formatLongDate(value: IsoDate): string {
   if (!m) return value;
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   return `${Number(m[3])} ${months[Number(m[2]) - 1]} ${m[1]}`;
+}
+
+export type InstantParseResult = { ok: true; value: Date | null } | { ok: false };
+
+/**
+ * An instant (paidAt): an ISO date-time, a date (midnight in Perth) or any string Date can parse, with the same
+ * checks as calendar dates (no 30 February, four-digit years). Empty (null, undefined, '') is null.
+ */
+export function parseInstantInput(input: unknown): InstantParseResult {
+  if (input === null || input === undefined) return { ok: true, value: null };
+  if (typeof input !== 'string') return { ok: false };
+  const text = input.trim();
+  if (text === '') return { ok: true, value: null };
+  if (ISO_DATE.test(text))
+    return isIsoDate(text) ? { ok: true, value: new Date(`${text}T00:00:00+08:00`) } : { ok: false };
+  const prefix = ISO_DATE_TIME_PREFIX.exec(text);
+  if (prefix && !isIsoDate(prefix[1] as string)) return { ok: false };
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return { ok: false };
+  const value = new Date(ms);
+  return isIsoDate(value.toISOString().slice(0, 10)) ? { ok: true, value } : { ok: false };
 }

@@ -13,8 +13,15 @@ const job = (over: Partial<JobForInvoice>): JobForInvoice => ({
 });
 
 const view = (j: JobForInvoice) =>
-  buildInvoiceLines(j).map((l) => [l.description, l.category, l.quantity, l.unitPrice.toFixed(2), l.totalPrice.toFixed(2)]);
-const subtotal = (j: JobForInvoice) => invoiceTotals(buildInvoiceLines(j).map((l) => l.totalPrice)).subtotalAmount.toFixed(2);
+  buildInvoiceLines(j).map((l) => [
+    l.description,
+    l.category,
+    l.quantity,
+    l.unitPrice.toFixed(2),
+    l.totalPrice.toFixed(2),
+  ]);
+const subtotal = (j: JobForInvoice) =>
+  invoiceTotals(buildInvoiceLines(j).map((l) => l.totalPrice)).subtotalAmount.toFixed(2);
 
 describe('generated invoice lines', () => {
   it('new tyres: callout, tyres, fitting and balancing per tyre, adding up to the job value', () => {
@@ -30,7 +37,12 @@ describe('generated invoice lines', () => {
   });
 
   it('new tyres prepaid: the $30 discount shows on the callout line, and a paid job gets a note', () => {
-    const j = job({ customerValue: '775.80', paymentMethod: 'prepaid', paymentStatus: 'paid', tyreBrand: 'Michelin' });
+    const j = job({
+      customerValue: '775.80',
+      paymentMethod: 'prepaid',
+      paymentStatus: 'paid',
+      tyreBrand: 'Michelin',
+    });
     expect(view(j)).toEqual([
       ['Mobile callout fee (less $30.00 prepaid online discount)', 'callout', 1, '59.80', '59.80'],
       ['New tyre 205/55R16 (Michelin)', 'tyre', 4, '139.00', '556.00'],
@@ -72,10 +84,18 @@ describe('generated invoice lines', () => {
       ['Puncture repair', 'labour', 1, '40.00', '40.00'],
     ]);
     const prepaid = job({ serviceType: 'puncture-repair', customerValue: '99.80', paymentMethod: 'prepaid' });
-    expect(view(prepaid)[0]).toEqual(['Mobile callout fee (less $30.00 prepaid online discount)', 'callout', 1, '59.80', '59.80']);
+    expect(view(prepaid)[0]).toEqual([
+      'Mobile callout fee (less $30.00 prepaid online discount)',
+      'callout',
+      1,
+      '59.80',
+      '59.80',
+    ]);
     expect(subtotal(prepaid)).toBe('99.80');
     // Prepaid but valued at the full price: no discount shown.
-    expect(subtotal(job({ serviceType: 'puncture-repair', customerValue: '129.80', paymentMethod: 'prepaid' }))).toBe('129.80');
+    expect(
+      subtotal(job({ serviceType: 'puncture-repair', customerValue: '129.80', paymentMethod: 'prepaid' })),
+    ).toBe('129.80');
   });
 
   it('extra value on a fixed-price job goes to an additional services line', () => {
@@ -95,8 +115,15 @@ describe('generated invoice lines', () => {
   });
 
   it('only uses the spec categories and positive quantities', () => {
-    for (const serviceType of ['new-tyres', 'puncture-repair', 'battery-service', 'emergency-callout'] as const) {
-      for (const l of buildInvoiceLines(job({ serviceType, customerValue: '321.45', paymentMethod: 'prepaid', paymentStatus: 'paid' }))) {
+    for (const serviceType of [
+      'new-tyres',
+      'puncture-repair',
+      'battery-service',
+      'emergency-callout',
+    ] as const) {
+      for (const l of buildInvoiceLines(
+        job({ serviceType, customerValue: '321.45', paymentMethod: 'prepaid', paymentStatus: 'paid' }),
+      )) {
         expect(['callout', 'tyre', 'labour', 'battery', 'note']).toContain(l.category);
         expect(Number.isInteger(l.quantity) && l.quantity > 0).toBe(true);
         expect(l.totalPrice.toFixed(2)).toBe(l.unitPrice.mul(l.quantity).toFixed(2));

@@ -31,7 +31,12 @@ export interface GeneratedLine {
   totalPrice: Decimal;
 }
 
-function line(description: string, category: LineItemCategory, quantity: number, unitPrice: Decimal.Value): GeneratedLine {
+function line(
+  description: string,
+  category: LineItemCategory,
+  quantity: number,
+  unitPrice: Decimal.Value,
+): GeneratedLine {
   const price = toCents(unitPrice);
   return { description, category, quantity, unitPrice: price, totalPrice: lineTotal(quantity, price) };
 }
@@ -39,7 +44,11 @@ function line(description: string, category: LineItemCategory, quantity: number,
 const sum = (lines: readonly GeneratedLine[]) => lines.reduce((s, l) => s.plus(l.totalPrice), new Decimal(0));
 
 /** Lowers line totals (first lines first) by `amount`, never below 0; returns what could not be absorbed. */
-function reduceLines(lines: GeneratedLine[], amount: Decimal, skip: ReadonlySet<GeneratedLine> = new Set()): Decimal {
+function reduceLines(
+  lines: GeneratedLine[],
+  amount: Decimal,
+  skip: ReadonlySet<GeneratedLine> = new Set(),
+): Decimal {
   let left = amount;
   for (let i = 0; i < lines.length && left.gt(0); i++) {
     const current = lines[i] as GeneratedLine;
@@ -47,7 +56,8 @@ function reduceLines(lines: GeneratedLine[], amount: Decimal, skip: ReadonlySet<
     const cut = Decimal.min(left, current.totalPrice);
     const newTotal = current.totalPrice.minus(cut);
     // Keep quantity × unit price exact: a reduced multi-unit line becomes one line of its new total.
-    const divisible = newTotal.mod(current.quantity).isZero() && newTotal.div(current.quantity).decimalPlaces() <= 2;
+    const divisible =
+      newTotal.mod(current.quantity).isZero() && newTotal.div(current.quantity).decimalPlaces() <= 2;
     lines[i] = divisible
       ? line(current.description, current.category, current.quantity, newTotal.div(current.quantity))
       : line(`${current.quantity} × ${current.description}`, current.category, 1, newTotal);
@@ -106,7 +116,12 @@ export function buildInvoiceLines(job: JobForInvoice): GeneratedLine[] {
   const callout = lines.find((l) => l.category === 'callout');
   const listTotal = sum(lines);
   // With a value to match, a fixed-price job shows the discount only when its value is below the list price.
-  if (prepaid && callout && listTotal.gt(0) && (value.isZero() || absorb !== undefined || value.lt(listTotal))) {
+  if (
+    prepaid &&
+    callout &&
+    listTotal.gt(0) &&
+    (value.isZero() || absorb !== undefined || value.lt(listTotal))
+  ) {
     const discount = Decimal.min(PREPAYMENT_DISCOUNT, callout.totalPrice);
     const discounted = line(
       `${callout.description} (less $${toCents(discount).toFixed(2)} prepaid online discount)`,
@@ -127,7 +142,9 @@ export function buildInvoiceLines(job: JobForInvoice): GeneratedLine[] {
         perUnit.decimalPlaces() <= 2
           ? line(absorb.description, absorb.category, absorb.quantity, perUnit)
           : line(`${absorb.quantity} × ${absorb.description}`, absorb.category, 1, target);
-      const shortfall = absorb.totalPrice.plus(diff).lt(0) ? absorb.totalPrice.plus(diff).neg() : new Decimal(0);
+      const shortfall = absorb.totalPrice.plus(diff).lt(0)
+        ? absorb.totalPrice.plus(diff).neg()
+        : new Decimal(0);
       if (shortfall.gt(0)) reduceLines(lines, shortfall, new Set([lines[index] as GeneratedLine]));
     } else if (diff.gt(0)) {
       lines.push(line('Additional services', 'labour', 1, diff));
@@ -136,6 +153,7 @@ export function buildInvoiceLines(job: JobForInvoice): GeneratedLine[] {
     }
   }
 
-  if (prepaid && job.paymentStatus === 'paid') lines.push(line('Paid online at booking - thank you', 'note', 1, 0));
+  if (prepaid && job.paymentStatus === 'paid')
+    lines.push(line('Paid online at booking - thank you', 'note', 1, 0));
   return lines;
 }

@@ -21,12 +21,25 @@ describe('status timestamps', () => {
   const now = new Date('2026-11-21T02:00:00Z');
   const earlier = new Date('2026-11-01T02:00:00Z');
   it('paid sets paidAt now; leaving paid clears it; staying paid keeps it', () => {
-    expect(statusTimestamps({ status: 'sent', paidAt: null, sentAt: earlier }, 'paid', now)).toEqual({ paidAt: now, sentAt: earlier });
-    expect(statusTimestamps({ status: 'paid', paidAt: earlier, sentAt: earlier }, 'sent', now)).toEqual({ paidAt: null, sentAt: earlier });
-    expect(statusTimestamps({ status: 'paid', paidAt: earlier, sentAt: null }, 'paid', now)).toEqual({ paidAt: earlier, sentAt: null });
+    expect(statusTimestamps({ status: 'sent', paidAt: null, sentAt: earlier }, 'paid', now)).toEqual({
+      paidAt: now,
+      sentAt: earlier,
+    });
+    expect(statusTimestamps({ status: 'paid', paidAt: earlier, sentAt: earlier }, 'sent', now)).toEqual({
+      paidAt: null,
+      sentAt: earlier,
+    });
+    expect(statusTimestamps({ status: 'paid', paidAt: earlier, sentAt: null }, 'paid', now)).toEqual({
+      paidAt: earlier,
+      sentAt: null,
+    });
   });
   it('sent sets sentAt the first time only', () => {
-    expect(statusTimestamps({ status: 'draft', paidAt: null, sentAt: null }, 'sent', now).sentAt).toEqual(now);
-    expect(statusTimestamps({ status: 'draft', paidAt: null, sentAt: earlier }, 'sent', now).sentAt).toEqual(earlier);
+    expect(statusTimestamps({ status: 'draft', paidAt: null, sentAt: null }, 'sent', now).sentAt).toEqual(
+      now,
+    );
+    expect(statusTimestamps({ status: 'draft', paidAt: null, sentAt: earlier }, 'sent', now).sentAt).toEqual(
+      earlier,
+    );
   });
 });

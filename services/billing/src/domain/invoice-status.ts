@@ -12,7 +12,11 @@ export function isOverdue(status: CustomerInvoiceStatus, dueDate: IsoDate | null
 }
 
 /** The status the dashboard and events report: a stored draft/sent invoice past its due date reads "overdue". */
-export function effectiveStatus(status: CustomerInvoiceStatus, dueDate: IsoDate | null, today: IsoDate): CustomerInvoiceStatus {
+export function effectiveStatus(
+  status: CustomerInvoiceStatus,
+  dueDate: IsoDate | null,
+  today: IsoDate,
+): CustomerInvoiceStatus {
   return isOverdue(status, dueDate, today) ? 'overdue' : status;
 }
 
@@ -22,7 +26,8 @@ export function statusTimestamps(
   next: CustomerInvoiceStatus,
   now: Date,
 ): { paidAt: Date | null; sentAt: Date | null } {
-  const paidAt = next === 'paid' ? (current.status === 'paid' && current.paidAt ? current.paidAt : now) : null;
+  const paidAt =
+    next === 'paid' ? (current.status === 'paid' && current.paidAt ? current.paidAt : now) : null;
   const sentAt = next === 'sent' && !current.sentAt ? now : current.sentAt;
   return { paidAt, sentAt };
 }

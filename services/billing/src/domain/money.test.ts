@@ -1,5 +1,6 @@
 import {
   centsOf,
+  fitsMoneyColumn,
   formatAud,
   gstInclusive,
   gstOnTop,
@@ -7,13 +8,18 @@ import {
   lineTotal,
   moneyString,
   parseMoney,
+  totalsFit,
   withCardSurcharge,
 } from './money';
 
 describe('money', () => {
   it('customer invoices add 10% GST on top of the line-item sum', () => {
     const t = gstOnTop('129.80');
-    expect([t.subtotalAmount.toFixed(2), t.gstAmount.toFixed(2), t.totalAmount.toFixed(2)]).toEqual(['129.80', '12.98', '142.78']);
+    expect([t.subtotalAmount.toFixed(2), t.gstAmount.toFixed(2), t.totalAmount.toFixed(2)]).toEqual([
+      '129.80',
+      '12.98',
+      '142.78',
+    ]);
     // Rounded half up to the cent.
     expect(gstOnTop('0.05').gstAmount.toFixed(2)).toBe('0.01');
     expect(gstOnTop('0.04').gstAmount.toFixed(2)).toBe('0.00');
@@ -49,7 +55,11 @@ describe('money', () => {
 
   it('card surcharge is 1.7% to the cent', () => {
     const s = withCardSurcharge('129.80');
-    expect([s.originalAmount.toFixed(2), s.surchargeAmount.toFixed(2), s.totalAmount.toFixed(2)]).toEqual(['129.80', '2.21', '132.01']);
+    expect([s.originalAmount.toFixed(2), s.surchargeAmount.toFixed(2), s.totalAmount.toFixed(2)]).toEqual([
+      '129.80',
+      '2.21',
+      '132.01',
+    ]);
     expect(withCardSurcharge('100.00').surchargeAmount.toFixed(2)).toBe('1.70');
     expect(withCardSurcharge('0.29').surchargeAmount.toFixed(2)).toBe('0.00'); // 0.00493
     expect(withCardSurcharge('0.30').surchargeAmount.toFixed(2)).toBe('0.01'); // 0.0051
@@ -79,10 +89,32 @@ describe('money', () => {
     expect(ok('-0')).toBe('0.00');
   });
 
+  it('refuses a JSON number with more than 2 decimal places, but reads floating-point noise as its cent value', () => {
+    const ok = (v: unknown) => {
+      const r = parseMoney(v);
+      return r.ok ? r.value.toFixed(2) : r.reason;
+    };
+    expect(ok(12.345)).toBe('too-many-places');
+    expect(ok(1.001)).toBe('too-many-places');
+    expect(ok(-0.005)).toBe('too-many-places');
+    expect(ok(19.99 * 3)).toBe('59.97'); // 59.97000000000001
+    expect(ok(1.1 * 1.1)).toBe('1.21'); // 1.2100000000000002
+    expect(ok(99999999.99)).toBe('99999999.99');
+    expect(ok(-5)).toBe('-5.00');
+  });
+
   it('formats dollars for documents', () => {
     expect(formatAud('1234.5')).toBe('$1,234.50');
     expect(formatAud('0')).toBe('$0.00');
     expect(formatAud('1234567.891')).toBe('$1,234,567.89');
     expect(moneyString('7')).toBe('7.00');
+  });
+
+  it('knows which amounts fit a Decimal(10,2) column, GST on top included', () => {
+    expect(fitsMoneyColumn('99999999.99')).toBe(true);
+    expect(fitsMoneyColumn('100000000.00')).toBe(false);
+    expect(fitsMoneyColumn('-99999999.99')).toBe(true);
+    expect(totalsFit(gstOnTop('90909090.90'))).toBe(true); // total 99,999,999.99
+    expect(totalsFit(gstOnTop('90909090.91'))).toBe(false); // total 100,000,000.00
   });
 });

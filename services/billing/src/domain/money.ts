@@ -30,6 +30,20 @@ export interface InvoiceTotals {
   totalAmount: Decimal;
 }
 
+/** True when an amount fits a Decimal(10,2) column (|value| ≤ 99,999,999.99). */
+export function fitsMoneyColumn(value: Decimal.Value): boolean {
+  return new Decimal(value).abs().lte(MAX_MONEY);
+}
+
+/** True when every amount of an invoice (subtotal, GST, total) fits its column. */
+export function totalsFit(totals: InvoiceTotals): boolean {
+  return (
+    fitsMoneyColumn(totals.subtotalAmount) &&
+    fitsMoneyColumn(totals.gstAmount) &&
+    fitsMoneyColumn(totals.totalAmount)
+  );
+}
+
 /** Customer invoices: GST is 10% of the line-item sum, added on top. */
 export function gstOnTop(subtotal: Decimal.Value): InvoiceTotals {
   const subtotalAmount = toCents(subtotal);
@@ -69,22 +83,33 @@ export function withCardSurcharge(amount: Decimal.Value): SurchargedAmount {
   return { originalAmount, surchargeAmount, totalAmount: originalAmount.plus(surchargeAmount) };
 }
 
-export type MoneyParseResult = { ok: true; value: Decimal } | { ok: false; reason: 'not-a-number' | 'too-many-places' | 'too-large' };
+export type MoneyParseResult =
+  { ok: true; value: Decimal } | { ok: false; reason: 'not-a-number' | 'too-many-places' | 'too-large' };
 
 const DECIMAL_STRING = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const TWO_PLACES = /^[+-]?\d*(\.\d{0,2})?$/;
 
+/** How far a JSON number may sit from its cent value and still be read as that cent value (float noise). */
+const FLOAT_NOISE = 1e-6;
+
 /**
  * Money input of the stored-data rules (spec section 5): a decimal string with up to 2 places, or a JSON number
- * (rounded to the cent: clients computing in floating point send 0.30000000000000004). Blank is not a number.
+ * with up to 2 places. A number is read as its cent value when it differs from it only by floating-point noise
+ * (clients computing in floating point send 0.30000000000000004); 12.345 has 3 places and is refused like "12.345".
+ * Blank is not a number.
  */
 export function parseMoney(input: unknown): MoneyParseResult {
   let value: Decimal;
   if (typeof input === 'number') {
     if (!Number.isFinite(input)) return { ok: false, reason: 'not-a-number' };
-    value = toCents(new Decimal(input));
+    const exact = new Decimal(input);
+    value = toCents(exact);
+    if (exact.minus(value).abs().gt(FLOAT_NOISE)) return { ok: false, reason: 'too-many-places' };
   } else if (typeof input === 'string') {
-    const text = input.trim().replace(/^\$/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+    const text = input
+      .trim()
+      .replace(/^\$/, '')
+      .replace(/,(?=\d{3}(\D|$))/g, '');
     if (!DECIMAL_STRING.test(text)) return { ok: false, reason: 'not-a-number' };
     if (!TWO_PLACES.test(text)) return { ok: false, reason: 'too-many-places' };
     value = new Decimal(text);

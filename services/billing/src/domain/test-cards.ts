@@ -19,23 +19,46 @@ const SUCCEEDS: Record<string, string> = {
 };
 
 const DECLINES: Record<string, Extract<TestCardOutcome, { outcome: 'declined' }>> = {
-  '4000000000000002': { outcome: 'declined', code: 'card_declined', declineCode: 'generic_decline', message: 'Your card was declined.' },
+  '4000000000000002': {
+    outcome: 'declined',
+    code: 'card_declined',
+    declineCode: 'generic_decline',
+    message: 'Your card was declined.',
+  },
   '4000000000009995': {
     outcome: 'declined',
     code: 'card_declined',
     declineCode: 'insufficient_funds',
     message: 'Your card has insufficient funds.',
   },
-  '4000000000009987': { outcome: 'declined', code: 'card_declined', declineCode: 'lost_card', message: 'Your card was declined.' },
-  '4000000000009979': { outcome: 'declined', code: 'card_declined', declineCode: 'stolen_card', message: 'Your card was declined.' },
+  '4000000000009987': {
+    outcome: 'declined',
+    code: 'card_declined',
+    declineCode: 'lost_card',
+    message: 'Your card was declined.',
+  },
+  '4000000000009979': {
+    outcome: 'declined',
+    code: 'card_declined',
+    declineCode: 'stolen_card',
+    message: 'Your card was declined.',
+  },
   '4000000000000069': { outcome: 'declined', code: 'expired_card', message: 'Your card has expired.' },
-  '4000000000000127': { outcome: 'declined', code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+  '4000000000000127': {
+    outcome: 'declined',
+    code: 'incorrect_cvc',
+    message: "Your card's security code is incorrect.",
+  },
   '4000000000000119': {
     outcome: 'declined',
     code: 'processing_error',
     message: 'An error occurred while processing your card. Try again in a little bit.',
   },
-  '4242424242424241': { outcome: 'declined', code: 'incorrect_number', message: 'Your card number is incorrect.' },
+  '4242424242424241': {
+    outcome: 'declined',
+    code: 'incorrect_number',
+    message: 'Your card number is incorrect.',
+  },
 };
 
 /** Digits only: "4242 4242 4242 4242" and "4242-4242-4242-4242" are the same card. */

@@ -7,7 +7,12 @@ export const SOURCE = 'billing';
 
 /** Writes events into the outbox with the caller's transaction; the relay publishes them after commit. */
 export interface EventWriter {
-  emit<C extends AnyContract>(tx: Tx, contract: C, data: EventInput<C>, causation?: { id: string; correlationId: string }): Promise<void>;
+  emit<C extends AnyContract>(
+    tx: Tx,
+    contract: C,
+    data: EventInput<C>,
+    causation?: { id: string; correlationId: string },
+  ): Promise<void>;
 }
 
 export function eventWriter(outbox: Outbox): EventWriter {

@@ -3,7 +3,13 @@ import type {
   ExpenseRecordedV1Data,
   PurchaseInvoiceRecordedV1Data,
 } from '@tyres/events';
-import type { BusinessExpense, CustomerInvoice, CustomerInvoiceItem, JobSnapshot, PurchaseInvoice } from '../db/generated/client';
+import type {
+  BusinessExpense,
+  CustomerInvoice,
+  CustomerInvoiceItem,
+  JobSnapshot,
+  PurchaseInvoice,
+} from '../db/generated/client';
 import type { CustomerInvoiceStatus, ExpenseCategory, LineItemCategory } from '../domain/constants';
 import { fromDbDate, fromDbDateOrNull, perthDate } from '../domain/dates';
 import { effectiveStatus } from '../domain/invoice-status';

@@ -1,10 +1,18 @@
 import { Router, type Request } from 'express';
-import { badRequest, forbidden, HttpError, notFound, parseOr400, requireAdmin, requireStaff } from '@tyres/service-kit';
+import {
+  badRequest,
+  forbidden,
+  HttpError,
+  notFound,
+  parseOr400,
+  requireAdmin,
+  requireStaff,
+} from '@tyres/service-kit';
 import type { Redis } from 'ioredis';
 import type { BillingContext } from '../context';
 import { pdfDownloadPath } from '../db/pdfs';
 import { perthDate } from '../domain/dates';
-import { invoiceFilename } from '../pdf/invoice-document';
+import { invoiceFilename } from '../domain/invoice-document';
 import type { EmailJobResult, PdfJobResult } from '../workers';
 import { emailJobId, pdfJobId } from '../workers/queues';
 import { isUuid } from './fields';
@@ -52,36 +60,47 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
   });
 
   // --- generate / create ----------------------------------------------------------------------------------------
-  r.post('/generate/:jobId', requireStaff, idempotent(redis, ctx.config.REDIS_PREFIX, 'generate-invoice'), async (req, res) => {
-    const jobId = idParam(req, 'jobId', 'Job not found');
-    const invoice = await ctx.invoices.generate(jobId, identityOf(req));
-    res.status(201).json({
-      success: true,
-      message: `Invoice ${invoice.invoiceNumber} generated successfully`,
-      customerInvoice: invoiceDto(invoice, today(), { items: true }),
-    });
-  });
+  r.post(
+    '/generate/:jobId',
+    requireStaff,
+    idempotent(redis, ctx.config.REDIS_PREFIX, 'generate-invoice'),
+    async (req, res) => {
+      const jobId = idParam(req, 'jobId', 'Job not found');
+      const invoice = await ctx.invoices.generate(jobId, identityOf(req));
+      res.status(201).json({
+        success: true,
+        message: `Invoice ${invoice.invoiceNumber} generated successfully`,
+        customerInvoice: invoiceDto(invoice, today(), { items: true }),
+      });
+    },
+  );
 
-  r.post('/', requireStaff, idempotent(redis, ctx.config.REDIS_PREFIX, 'create-invoice'), async (req, res) => {
-    const body = parseOr400(createInvoiceSchema, req.body ?? {});
-    if (!isUuid(body.jobId)) throw notFound('Job not found');
-    if (identityOf(req).role !== 'admin' && body.status !== 'draft') throw forbidden('Only an admin can set the status of an invoice');
-    const invoice = await ctx.invoices.create(
-      {
-        jobId: body.jobId.toLowerCase(),
-        status: body.status,
-        dueDate: body.dueDate,
-        invoiceDate: body.invoiceDate ?? null,
-        ...(body.subtotalAmount !== undefined ? { subtotalAmount: body.subtotalAmount } : {}),
-      },
-      identityOf(req),
-    );
-    res.status(201).json({
-      success: true,
-      message: 'Invoice created successfully',
-      customerInvoice: invoiceDto(invoice, today(), { items: true }),
-    });
-  });
+  r.post(
+    '/',
+    requireStaff,
+    idempotent(redis, ctx.config.REDIS_PREFIX, 'create-invoice'),
+    async (req, res) => {
+      const body = parseOr400(createInvoiceSchema, req.body ?? {});
+      if (!isUuid(body.jobId)) throw notFound('Job not found');
+      if (identityOf(req).role !== 'admin' && body.status !== 'draft')
+        throw forbidden('Only an admin can set the status of an invoice');
+      const invoice = await ctx.invoices.create(
+        {
+          jobId: body.jobId.toLowerCase(),
+          status: body.status,
+          dueDate: body.dueDate,
+          invoiceDate: body.invoiceDate ?? null,
+          ...(body.subtotalAmount !== undefined ? { subtotalAmount: body.subtotalAmount } : {}),
+        },
+        identityOf(req),
+      );
+      res.status(201).json({
+        success: true,
+        message: 'Invoice created successfully',
+        customerInvoice: invoiceDto(invoice, today(), { items: true }),
+      });
+    },
+  );
 
   r.get('/job/:jobId', requireStaff, async (req, res) => {
     const jobId = idParam(req, 'jobId', 'Job not found');
@@ -109,7 +128,8 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
     if (body.jobId !== undefined) {
       const current = await ctx.invoices.get(id, identityOf(req));
       if (!current) throw notFound(INVOICE_NOT_FOUND);
-      if (body.jobId.toLowerCase() !== current.jobId) throw badRequest('An invoice cannot be moved to another job');
+      if (body.jobId.toLowerCase() !== current.jobId)
+        throw badRequest('An invoice cannot be moved to another job');
     }
     const invoice = await ctx.invoices.update(
       id,
@@ -121,7 +141,11 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
       },
       identityOf(req),
     );
-    res.json({ success: true, message: 'Invoice updated successfully', customerInvoice: invoiceDto(invoice, today(), { items: true }) });
+    res.json({
+      success: true,
+      message: 'Invoice updated successfully',
+      customerInvoice: invoiceDto(invoice, today(), { items: true }),
+    });
   });
 
   r.delete('/:id', requireAdmin, async (req, res) => {
@@ -173,7 +197,11 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
     const id = idParam(req, 'id', INVOICE_NOT_FOUND);
     const itemId = idParam(req, 'itemId', 'Line item not found');
     const { invoice } = await ctx.invoices.removeItem(id, itemId, identityOf(req));
-    res.json({ success: true, message: 'Line item deleted successfully', customerInvoice: invoiceDto(invoice, today(), { items: true }) });
+    res.json({
+      success: true,
+      message: 'Line item deleted successfully',
+      customerInvoice: invoiceDto(invoice, today(), { items: true }),
+    });
   });
 
   // --- PDF (built by the `pdf` worker, stored in Postgres, downloaded here by staff) -------------------------------
@@ -198,7 +226,9 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
       ctx.logger.error({ invoiceId: invoice.id, err: result.error.message }, 'invoice pdf failed');
       throw new HttpError(500, 'Failed to generate the invoice PDF. Please try again.', 'pdf_failed');
     }
-    res.status(result.state === 'completed' ? 200 : 202).json({ ...answer, status: result.state === 'completed' ? 'ready' : 'pending' });
+    res
+      .status(result.state === 'completed' ? 200 : 202)
+      .json({ ...answer, status: result.state === 'completed' ? 'ready' : 'pending' });
   });
 
   r.get('/:id/pdf', requireStaff, async (req, res) => {
@@ -213,7 +243,9 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
       }
     }
     if (!pdf) {
-      throw notFound('No PDF has been generated for the current version of this invoice. Generate the PDF first.');
+      throw notFound(
+        'No PDF has been generated for the current version of this invoice. Generate the PDF first.',
+      );
     }
     res.setHeader('Content-Type', 'application/pdf');
     res.setHeader('Content-Disposition', `attachment; filename="${pdf.filename}"`);
@@ -230,7 +262,13 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
     const to = body.to ?? invoice.job.customerEmail;
     const jobId = emailJobId(invoice.id, invoice.revision, to, req.header('idempotency-key'));
     const result = await ctx.queues.runEmail<EmailJobResult>(
-      { invoiceId: invoice.id, revision: invoice.revision, to, requestedBy: identityOf(req).id, correlationId: req.correlationId },
+      {
+        invoiceId: invoice.id,
+        revision: invoice.revision,
+        to,
+        requestedBy: identityOf(req).id,
+        correlationId: req.correlationId,
+      },
       jobId,
       ctx.config.JOB_WAIT_MS,
     );
@@ -238,7 +276,13 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
       throw new HttpError(502, `Failed to send the invoice email: ${result.error.message}`, 'email_failed');
     }
     if (result.state === 'pending') {
-      res.status(202).json({ success: true, queued: true, message: `Invoice email to ${to} is queued`, to, transport: ctx.mailer.transport });
+      res.status(202).json({
+        success: true,
+        queued: true,
+        message: `Invoice email to ${to} is queued`,
+        to,
+        transport: ctx.mailer.transport,
+      });
       return;
     }
     const updated = await ctx.invoices.get(invoice.id, identityOf(req));
@@ -267,7 +311,8 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
     const invoice = await load(req);
     const deliveryId = idParam(req, 'deliveryId', 'Email not found');
     const delivery = await ctx.emails.get(deliveryId);
-    if (!delivery || delivery.customerInvoiceId !== invoice.id || !delivery.rawMessage) throw notFound('Email not found');
+    if (!delivery || delivery.customerInvoiceId !== invoice.id || !delivery.rawMessage)
+      throw notFound('Email not found');
     res.setHeader('Content-Type', 'message/rfc822');
     res.setHeader('Content-Disposition', `attachment; filename="${invoice.invoiceNumber}-email.eml"`);
     res.setHeader('Cache-Control', 'private, no-store');

@@ -15,8 +15,12 @@ export function expenseRoutes(ctx: BillingContext): Router {
   r.get('/', async (req, res) => {
     const q = parseOr400(listExpensesQuery, req.query);
     const paid = q.isPaid ?? q.paid;
-    const isPaid = paid === 'true' || paid === 'paid' ? true : paid === 'false' || paid === 'unpaid' ? false : undefined;
-    const list = await ctx.expenses.list({ ...(q.category ? { category: q.category } : {}), ...(isPaid !== undefined ? { isPaid } : {}) });
+    const isPaid =
+      paid === 'true' || paid === 'paid' ? true : paid === 'false' || paid === 'unpaid' ? false : undefined;
+    const list = await ctx.expenses.list({
+      ...(q.category ? { category: q.category } : {}),
+      ...(isPaid !== undefined ? { isPaid } : {}),
+    });
     res.json(list.map(expenseDto));
   });
 
@@ -42,7 +46,9 @@ export function expenseRoutes(ctx: BillingContext): Router {
       },
       identityOf(req),
     );
-    res.status(201).json({ success: true, message: 'Expense created successfully', expense: expenseDto(created) });
+    res
+      .status(201)
+      .json({ success: true, message: 'Expense created successfully', expense: expenseDto(created) });
   });
 
   r.patch('/:id/mark-paid', async (req, res) => {

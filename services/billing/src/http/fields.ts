@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDateInput, type IsoDate } from '../domain/dates';
+import { parseDateInput, parseInstantInput, type IsoDate } from '../domain/dates';
 import { parseMoney, type Decimal } from '../domain/money';
 
 /** Messages of the spec's stored-data rules (section 5). */
@@ -22,65 +22,84 @@ interface MoneyRules {
 
 /** A money input (decimal string with up to 2 places, or a number) as a Decimal. */
 export function money(rules: MoneyRules) {
-  return z.any().optional().transform((value: unknown, ctx): Decimal => {
-    if (blank(value)) {
-      ctx.addIssue({ code: 'custom', message: rules.required });
-      return z.NEVER;
-    }
-    const parsed = parseMoney(value);
-    if (!parsed.ok) {
-      const message = parsed.reason === 'not-a-number' ? rules.invalid : parsed.reason === 'too-large' ? MESSAGES.tooLarge : MESSAGES.decimal;
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    if (rules.positive && parsed.value.lte(0)) {
-      ctx.addIssue({ code: 'custom', message: rules.positive });
-      return z.NEVER;
-    }
-    if (rules.nonNegative && parsed.value.lt(0)) {
-      ctx.addIssue({ code: 'custom', message: rules.nonNegative });
-      return z.NEVER;
-    }
-    return parsed.value;
-  });
+  return z
+    .any()
+    .optional()
+    .transform((value: unknown, ctx): Decimal => {
+      if (blank(value)) {
+        ctx.addIssue({ code: 'custom', message: rules.required });
+        return z.NEVER;
+      }
+      const parsed = parseMoney(value);
+      if (!parsed.ok) {
+        const message =
+          parsed.reason === 'not-a-number'
+            ? rules.invalid
+            : parsed.reason === 'too-large'
+              ? MESSAGES.tooLarge
+              : MESSAGES.decimal;
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      if (rules.positive && parsed.value.lte(0)) {
+        ctx.addIssue({ code: 'custom', message: rules.positive });
+        return z.NEVER;
+      }
+      if (rules.nonNegative && parsed.value.lt(0)) {
+        ctx.addIssue({ code: 'custom', message: rules.nonNegative });
+        return z.NEVER;
+      }
+      return parsed.value;
+    });
 }
 
 /** An optional money input: absent stays undefined (PATCH), blank is undefined too. */
 export function optionalMoney(rules: Omit<MoneyRules, 'required'>) {
-  return z.any().optional().transform((value: unknown, ctx): Decimal | undefined => {
-    if (blank(value)) return undefined;
-    const parsed = parseMoney(value);
-    if (!parsed.ok) {
-      const message = parsed.reason === 'not-a-number' ? rules.invalid : parsed.reason === 'too-large' ? MESSAGES.tooLarge : MESSAGES.decimal;
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    if (rules.positive && parsed.value.lte(0)) {
-      ctx.addIssue({ code: 'custom', message: rules.positive });
-      return z.NEVER;
-    }
-    if (rules.nonNegative && parsed.value.lt(0)) {
-      ctx.addIssue({ code: 'custom', message: rules.nonNegative });
-      return z.NEVER;
-    }
-    return parsed.value;
-  });
+  return z
+    .any()
+    .optional()
+    .transform((value: unknown, ctx): Decimal | undefined => {
+      if (blank(value)) return undefined;
+      const parsed = parseMoney(value);
+      if (!parsed.ok) {
+        const message =
+          parsed.reason === 'not-a-number'
+            ? rules.invalid
+            : parsed.reason === 'too-large'
+              ? MESSAGES.tooLarge
+              : MESSAGES.decimal;
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      if (rules.positive && parsed.value.lte(0)) {
+        ctx.addIssue({ code: 'custom', message: rules.positive });
+        return z.NEVER;
+      }
+      if (rules.nonNegative && parsed.value.lt(0)) {
+        ctx.addIssue({ code: 'custom', message: rules.nonNegative });
+        return z.NEVER;
+      }
+      return parsed.value;
+    });
 }
 
 /** A required calendar date (date, ISO date-time or parseable string). */
 export function requiredDate(requiredMessage: string) {
-  return z.any().optional().transform((value: unknown, ctx): IsoDate => {
-    const parsed = parseDateInput(value);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: 'custom', message: MESSAGES.date });
-      return z.NEVER;
-    }
-    if (parsed.value === null) {
-      ctx.addIssue({ code: 'custom', message: requiredMessage });
-      return z.NEVER;
-    }
-    return parsed.value;
-  });
+  return z
+    .any()
+    .optional()
+    .transform((value: unknown, ctx): IsoDate => {
+      const parsed = parseDateInput(value);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: 'custom', message: MESSAGES.date });
+        return z.NEVER;
+      }
+      if (parsed.value === null) {
+        ctx.addIssue({ code: 'custom', message: requiredMessage });
+        return z.NEVER;
+      }
+      return parsed.value;
+    });
 }
 
 /** An optional calendar date: absent is undefined (unchanged), empty becomes null. */
@@ -107,24 +126,19 @@ export function optionalInstant() {
     .optional()
     .transform((value: unknown, ctx): Date | null | undefined => {
       if (value === undefined) return undefined;
-      if (blank(value)) return null;
-      const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-      if (Number.isNaN(ms)) {
+      const parsed = parseInstantInput(value);
+      if (!parsed.ok) {
         ctx.addIssue({ code: 'custom', message: MESSAGES.date });
         return z.NEVER;
       }
-      return new Date(ms);
+      return parsed.value;
     })
     .optional();
 }
 
 /** A required, trimmed, non-empty text. */
 export function requiredText(message: string, max: number) {
-  return z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Must be ${max} characters or fewer`);
+  return z.string({ error: message }).trim().min(1, message).max(max, `Must be ${max} characters or fewer`);
 }
 
 /** Optional text: empty or missing becomes null. */
@@ -145,17 +159,29 @@ export function flag(message: string) {
   );
 }
 
-/** A positive whole number (line-item quantity); missing defaults to 1. */
-export function positiveQuantity(message: string) {
-  return z.any().optional().transform((value: unknown, ctx): number => {
-    if (value === undefined || value === null || value === '') return 1;
-    const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n <= 0) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    return n;
-  });
+/** A positive whole number up to `max` (line-item quantity); missing defaults to 1. */
+export function positiveQuantity(message: string, max: number, tooLargeMessage: string) {
+  return z
+    .any()
+    .optional()
+    .transform((value: unknown, ctx): number => {
+      if (value === undefined || value === null || value === '') return 1;
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+            ? Number(value)
+            : Number.NaN;
+      if (!Number.isSafeInteger(n) || n <= 0) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      if (n > max) {
+        ctx.addIssue({ code: 'custom', message: tooLargeMessage });
+        return z.NEVER;
+      }
+      return n;
+    });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -25,17 +25,36 @@ export function idempotent(redis: Redis, keyPrefix: string, scope: string): Requ
     }
     if (stored) {
       const replay = JSON.parse(stored) as { status: number; body: unknown } | { pending: true };
-      if ('pending' in replay) return next(conflict('A request with this Idempotency-Key is still in progress', undefined, 'idempotency_in_progress'));
+      if ('pending' in replay)
+        return next(
+          conflict(
+            'A request with this Idempotency-Key is still in progress',
+            undefined,
+            'idempotency_in_progress',
+          ),
+        );
       res.setHeader('Idempotent-Replayed', 'true');
       res.status(replay.status).json(replay.body);
       return;
     }
-    const claimed = await redis.set(redisKey, JSON.stringify({ pending: true }), 'EX', 60, 'NX').catch(() => 'OK');
-    if (claimed !== 'OK') return next(conflict('A request with this Idempotency-Key is still in progress', undefined, 'idempotency_in_progress'));
+    const claimed = await redis
+      .set(redisKey, JSON.stringify({ pending: true }), 'EX', 60, 'NX')
+      .catch(() => 'OK');
+    if (claimed !== 'OK')
+      return next(
+        conflict(
+          'A request with this Idempotency-Key is still in progress',
+          undefined,
+          'idempotency_in_progress',
+        ),
+      );
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       const status = res.statusCode;
-      const write = status < 500 ? redis.set(redisKey, JSON.stringify({ status, body }), 'EX', TTL_SECONDS) : redis.del(redisKey);
+      const write =
+        status < 500
+          ? redis.set(redisKey, JSON.stringify({ status, body }), 'EX', TTL_SECONDS)
+          : redis.del(redisKey);
       write.catch(() => undefined);
       return json(body);
     };

@@ -4,10 +4,17 @@ import { badRequest, conflict, HttpError, notFound, parseOr400 } from '@tyres/se
 import type { BillingContext } from '../context';
 import { hashBookingToken } from '../db/payments';
 import { CARD_SURCHARGE_RATE } from '../domain/constants';
-import { centsOf, formatAud, moneyString, parseMoney, withCardSurcharge } from '../domain/money';
+import {
+  centsOf,
+  fitsMoneyColumn,
+  formatAud,
+  moneyString,
+  parseMoney,
+  withCardSurcharge,
+} from '../domain/money';
 import { testCardOutcome, TEST_CARDS_HELP } from '../domain/test-cards';
-import { paymentSetupFailed } from '../payments/booking-client';
-import { verifyStripeWebhook, type ProviderEvent } from '../payments/provider';
+import { paymentSetupFailed } from './booking-client';
+import { isProviderEvent, verifyStripeWebhook, type ProviderEvent } from './stripe-client';
 import { paymentIntentSchema, testConfirmSchema } from './schemas';
 
 /**
@@ -39,7 +46,12 @@ export function stripeWebhookHandler(ctx: BillingContext): RequestHandler[] {
     express.raw({ type: () => true, limit: '1mb' }),
     async (req, res) => {
       const secret = ctx.config.STRIPE_WEBHOOK_SECRET;
-      if (!secret) throw new HttpError(503, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)', 'webhook_not_configured');
+      if (!secret)
+        throw new HttpError(
+          503,
+          'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)',
+          'webhook_not_configured',
+        );
       const signature = req.header('stripe-signature');
       if (!signature) throw badRequest('Missing Stripe-Signature header', undefined, 'invalid_signature');
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -47,8 +59,15 @@ export function stripeWebhookHandler(ctx: BillingContext): RequestHandler[] {
       try {
         event = verifyStripeWebhook(raw, signature, secret);
       } catch (err) {
-        ctx.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'stripe webhook signature rejected');
+        ctx.logger.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'stripe webhook signature rejected',
+        );
         throw badRequest('Invalid Stripe signature', undefined, 'invalid_signature');
+      }
+      if (!isProviderEvent(event)) {
+        // Signed with our secret but not a Stripe event (no id, type or data.object): nothing to apply.
+        throw badRequest('Malformed Stripe event', undefined, 'invalid_event');
       }
       const outcome = await ctx.payments.applyProviderEvent(event);
       ctx.logger.info({ stripeEventId: event.id, type: event.type, outcome: outcome.kind }, 'stripe event');
@@ -80,9 +99,13 @@ export function paymentRoutes(ctx: BillingContext): Router {
       throw conflict('This booking is not awaiting an online payment', undefined, 'not_payable');
     }
     const amount = parseMoney(typeof booking.amount === 'number' ? booking.amount : String(booking.amount));
-    if (!amount.ok) throw Object.assign(paymentSetupFailed(), { cause: new Error('booking amount is not money') });
-    if (amount.value.lte(0)) throw badRequest('This booking has no amount to pay online', undefined, 'nothing_to_pay');
+    if (!amount.ok)
+      throw Object.assign(paymentSetupFailed(), { cause: new Error('booking amount is not money') });
+    if (amount.value.lte(0))
+      throw badRequest('This booking has no amount to pay online', undefined, 'nothing_to_pay');
     const amounts = withCardSurcharge(amount.value);
+    if (!fitsMoneyColumn(amounts.totalAmount))
+      throw Object.assign(paymentSetupFailed(), { cause: new Error('booking amount too large') });
 
     let payment = existing && existing.totalAmount.eq(amounts.totalAmount) ? existing : undefined;
     if (!payment) {
@@ -94,7 +117,8 @@ export function paymentRoutes(ctx: BillingContext): Router {
           amountCents: cents,
           // One intent per booking token (and amount): a retried request gets the same PaymentIntent from Stripe.
           idempotencyKey: `payment-intent-${tokenHash.slice(0, 40)}-${cents}`,
-          description: `Booking ${booking.serviceType ?? ''} ${booking.job?.scheduledDate ?? ''} ${booking.job?.timeSlot ?? ''}`.trim(),
+          description:
+            `Booking ${booking.serviceType ?? ''} ${booking.job?.scheduledDate ?? ''} ${booking.job?.timeSlot ?? ''}`.trim(),
           metadata: {
             paymentId,
             quoteId: booking.quoteId ?? '',
@@ -105,7 +129,10 @@ export function paymentRoutes(ctx: BillingContext): Router {
           ...(booking.customer?.email ? { receiptEmail: booking.customer.email } : {}),
         });
       } catch (err) {
-        ctx.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'payment intent creation failed');
+        ctx.logger.error(
+          { err: err instanceof Error ? err.message : String(err) },
+          'payment intent creation failed',
+        );
         throw paymentSetupFailed();
       }
       payment = existing
@@ -190,14 +217,22 @@ export function paymentRoutes(ctx: BillingContext): Router {
           metadata: { paymentId: payment.id },
           last_payment_error:
             card.outcome === 'declined'
-              ? { code: card.code, message: card.message, ...(card.declineCode ? { decline_code: card.declineCode } : {}) }
+              ? {
+                  code: card.code,
+                  message: card.message,
+                  ...(card.declineCode ? { decline_code: card.declineCode } : {}),
+                }
               : null,
         },
       },
     };
     const outcome = await ctx.payments.applyProviderEvent(event);
     if (outcome.kind === 'succeeded') {
-      res.json({ ...answer, status: 'succeeded', message: 'Payment successful (test mode: no real money was taken).' });
+      res.json({
+        ...answer,
+        status: 'succeeded',
+        message: 'Payment successful (test mode: no real money was taken).',
+      });
       return;
     }
     if (card.outcome === 'declined') {

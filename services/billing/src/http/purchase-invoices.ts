@@ -39,7 +39,11 @@ export function purchaseInvoiceRoutes(ctx: BillingContext): Router {
       },
       identityOf(req),
     );
-    res.status(201).json({ success: true, message: 'Purchase invoice added successfully', purchaseInvoice: purchaseDto(created) });
+    res.status(201).json({
+      success: true,
+      message: 'Purchase invoice added successfully',
+      purchaseInvoice: purchaseDto(created),
+    });
   });
 
   r.patch('/:id', async (req, res) => {
@@ -59,7 +63,11 @@ export function purchaseInvoiceRoutes(ctx: BillingContext): Router {
       },
       identityOf(req),
     );
-    res.json({ success: true, message: 'Purchase invoice updated successfully', purchaseInvoice: purchaseDto(updated) });
+    res.json({
+      success: true,
+      message: 'Purchase invoice updated successfully',
+      purchaseInvoice: purchaseDto(updated),
+    });
   });
 
   r.delete('/:id', async (req, res) => {

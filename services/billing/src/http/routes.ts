@@ -1,5 +1,11 @@
-import express, { type Express } from 'express';
-import { createServiceApp, identityMiddleware, type HttpLayer, type ReadinessCheck } from '@tyres/service-kit';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import {
+  badRequest,
+  createServiceApp,
+  identityMiddleware,
+  type HttpLayer,
+  type ReadinessCheck,
+} from '@tyres/service-kit';
 import type { Redis } from 'ioredis';
 import type { BillingContext } from '../context';
 import { customerInvoiceRoutes } from './customer-invoices';
@@ -13,7 +19,16 @@ export function mountRoutes(app: Express, ctx: BillingContext, redis: Redis): vo
   app.use('/api/dashboard/purchase-invoices', purchaseInvoiceRoutes(ctx));
   app.use('/api/dashboard/business-expenses', expenseRoutes(ctx));
   app.use(paymentRoutes(ctx));
+  app.use(malformedUrlAs400);
 }
+
+/**
+ * Express' router throws a URIError (status 400, but not marked `expose`) for a path parameter that is not valid
+ * percent-encoding (`/job/%E0%A4%A`); service-kit's error handler would answer it 500. It is the client's error.
+ */
+const malformedUrlAs400: ErrorRequestHandler = (err, _req, _res, next) => {
+  next(err instanceof URIError ? badRequest('Malformed URL', undefined, 'malformed_url') : err);
+};
 
 /**
  * serviceHttp's layout with one difference: the Stripe webhook is mounted before the JSON body parser, because its
@@ -26,7 +41,12 @@ export function billingHttp(options: {
   identityPublicKey: string;
 }): HttpLayer {
   const { ctx } = options;
-  const svc = createServiceApp({ name: 'billing', logger: ctx.logger, readiness: options.readiness, parseJson: false });
+  const svc = createServiceApp({
+    name: 'billing',
+    logger: ctx.logger,
+    readiness: options.readiness,
+    parseJson: false,
+  });
   svc.app.post('/api/payments/webhook', ...stripeWebhookHandler(ctx));
   svc.app.use(express.json({ limit: '100kb' }));
   svc.app.use(identityMiddleware(options.identityPublicKey));

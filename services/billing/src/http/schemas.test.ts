@@ -7,8 +7,10 @@ import {
   updateInvoiceSchema,
 } from './schemas';
 
-const first = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown) =>
-  schema.safeParse(value).error?.issues[0]?.message;
+const first = (
+  schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } },
+  value: unknown,
+) => schema.safeParse(value).error?.issues[0]?.message;
 
 describe('request schemas carry the spec messages', () => {
   it('customer invoices', () => {
@@ -16,7 +18,9 @@ describe('request schemas carry the spec messages', () => {
     expect(first(createInvoiceSchema, { jobId: 'j' })).toBe('Due date is required');
     expect(first(createInvoiceSchema, { jobId: 'j', dueDate: null })).toBe('Due date is required');
     expect(first(createInvoiceSchema, { jobId: 'j', dueDate: 'nope' })).toBe('Invalid date format');
-    expect(first(createInvoiceSchema, { jobId: 'j', dueDate: '2026-12-01', totalAmount: '1.234' })).toBe('Must be a valid decimal amount');
+    expect(first(createInvoiceSchema, { jobId: 'j', dueDate: '2026-12-01', totalAmount: '1.234' })).toBe(
+      'Must be a valid decimal amount',
+    );
     const ok = createInvoiceSchema.parse({ jobId: 'j', dueDate: '2026-12-01', subtotalAmount: 100 });
     expect(ok.status).toBe('draft');
     expect(ok.subtotalAmount?.toFixed(2)).toBe('100.00');
@@ -25,27 +29,68 @@ describe('request schemas carry the spec messages', () => {
   });
 
   it('line items', () => {
-    expect(first(createItemSchema, { description: '', unitPrice: '1' })).toBe('Please enter a description for the line item.');
-    expect(first(createItemSchema, { description: 'x', quantity: 0, unitPrice: '1' })).toBe('Quantity must be a positive whole number');
-    expect(first(createItemSchema, { description: 'x', quantity: -2, unitPrice: '1' })).toBe('Quantity must be a positive whole number');
-    expect(first(createItemSchema, { description: 'x', unitPrice: '-0.01' })).toBe('Unit price cannot be negative');
+    expect(first(createItemSchema, { description: '', unitPrice: '1' })).toBe(
+      'Please enter a description for the line item.',
+    );
+    expect(first(createItemSchema, { description: 'x', quantity: 0, unitPrice: '1' })).toBe(
+      'Quantity must be a positive whole number',
+    );
+    expect(first(createItemSchema, { description: 'x', quantity: -2, unitPrice: '1' })).toBe(
+      'Quantity must be a positive whole number',
+    );
+    expect(first(createItemSchema, { description: 'x', unitPrice: '-0.01' })).toBe(
+      'Unit price cannot be negative',
+    );
     const item = createItemSchema.parse({ description: ' Valve ', unitPrice: '2.5' });
-    expect([item.description, item.category, item.quantity, item.unitPrice.toFixed(2)]).toEqual(['Valve', 'labour', 1, '2.50']);
+    expect([item.description, item.category, item.quantity, item.unitPrice.toFixed(2)]).toEqual([
+      'Valve',
+      'labour',
+      1,
+      '2.50',
+    ]);
   });
 
   it('purchase invoices and expenses', () => {
     const purchase = { jobId: 'j', invoiceNumber: 'A', supplierName: 'S', totalAmount: '11' };
-    expect(first(createPurchaseSchema, { ...purchase, invoiceNumber: '' })).toBe('Invoice number is required');
+    expect(first(createPurchaseSchema, { ...purchase, invoiceNumber: '' })).toBe(
+      'Invoice number is required',
+    );
     expect(first(createPurchaseSchema, { ...purchase, supplierName: '' })).toBe('Supplier name is required');
-    expect(first(createPurchaseSchema, { ...purchase, totalAmount: 0 })).toBe('Total must be greater than $0');
-    expect(first(createPurchaseSchema, { ...purchase, totalAmount: 'x' })).toBe('Total must be a valid number');
-    expect((createPurchaseSchema.parse({ ...purchase, totalAmount: undefined, totalIncGst: 22 }) as { totalAmount: { toFixed(n: number): string } }).totalAmount.toFixed(2)).toBe('22.00');
-    const expense = { supplierName: 'S', description: 'D', amount: '11', category: 'fuel', expenseDate: '2026-11-01' };
+    expect(first(createPurchaseSchema, { ...purchase, totalAmount: 0 })).toBe(
+      'Total must be greater than $0',
+    );
+    expect(first(createPurchaseSchema, { ...purchase, totalAmount: 'x' })).toBe(
+      'Total must be a valid number',
+    );
+    expect(
+      (
+        createPurchaseSchema.parse({ ...purchase, totalAmount: undefined, totalIncGst: 22 }) as {
+          totalAmount: { toFixed(n: number): string };
+        }
+      ).totalAmount.toFixed(2),
+    ).toBe('22.00');
+    const expense = {
+      supplierName: 'S',
+      description: 'D',
+      amount: '11',
+      category: 'fuel',
+      expenseDate: '2026-11-01',
+    };
     expect(first(createExpenseSchema, { ...expense, category: '' })).toBe('Category is required');
     expect(first(createExpenseSchema, { ...expense, expenseDate: '' })).toBe('Expense date is required');
     expect(first(createExpenseSchema, { ...expense, dueDate: 'x' })).toBe('Invalid date format');
-    const parsed = createExpenseSchema.parse({ ...expense, dueDate: '', invoiceNumber: '', notes: '' }) as Record<string, unknown>;
-    expect([parsed.dueDate, parsed.invoiceNumber, parsed.notes, parsed.isPaid]).toEqual([null, null, null, false]);
+    const parsed = createExpenseSchema.parse({
+      ...expense,
+      dueDate: '',
+      invoiceNumber: '',
+      notes: '',
+    }) as Record<string, unknown>;
+    expect([parsed.dueDate, parsed.invoiceNumber, parsed.notes, parsed.isPaid]).toEqual([
+      null,
+      null,
+      null,
+      false,
+    ]);
   });
 
   it('payments', () => {

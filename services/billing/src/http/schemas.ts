@@ -3,6 +3,7 @@ import {
   CUSTOMER_INVOICE_STATUSES,
   EXPENSE_CATEGORIES,
   LINE_ITEM_CATEGORIES,
+  MAX_LINE_QUANTITY,
 } from '../domain/constants';
 import {
   flag,
@@ -32,6 +33,7 @@ export const M = {
   expenseDateRequired: 'Expense date is required',
   descriptionRequired: 'Description is required',
   quantityPositive: 'Quantity must be a positive whole number',
+  quantityTooLarge: `Quantity must be ${MAX_LINE_QUANTITY} or fewer`,
   unitPriceRequired: 'Unit price is required',
   unitPriceNonNegative: 'Unit price cannot be negative',
   amountNonNegative: 'Amount cannot be negative',
@@ -73,8 +75,12 @@ const category = z.enum(LINE_ITEM_CATEGORIES, { error: M.invalidCategory });
 export const createItemSchema = z.object({
   description: requiredText(M.lineItemDescription, 1000),
   category: category.nullish().transform((v) => v ?? 'labour'),
-  quantity: positiveQuantity(M.quantityPositive),
-  unitPrice: money({ required: M.unitPriceRequired, invalid: M.decimal, nonNegative: M.unitPriceNonNegative }),
+  quantity: positiveQuantity(M.quantityPositive, MAX_LINE_QUANTITY, M.quantityTooLarge),
+  unitPrice: money({
+    required: M.unitPriceRequired,
+    invalid: M.decimal,
+    nonNegative: M.unitPriceNonNegative,
+  }),
   /** Ignored: the line total is computed on the server (quantity × unit price). */
   totalPrice: z.any().optional(),
 });
@@ -82,8 +88,12 @@ export const createItemSchema = z.object({
 export const updateItemSchema = z.object({
   description: requiredText(M.lineItemDescription, 1000).optional(),
   category: category.optional(),
-  quantity: positiveQuantity(M.quantityPositive).optional(),
-  unitPrice: money({ required: M.unitPriceRequired, invalid: M.decimal, nonNegative: M.unitPriceNonNegative }).optional(),
+  quantity: positiveQuantity(M.quantityPositive, MAX_LINE_QUANTITY, M.quantityTooLarge).optional(),
+  unitPrice: money({
+    required: M.unitPriceRequired,
+    invalid: M.decimal,
+    nonNegative: M.unitPriceNonNegative,
+  }).optional(),
   totalPrice: z.any().optional(),
 });
 
@@ -99,7 +109,14 @@ export const listInvoicesQuery = z.object({
 });
 
 export const emailInvoiceSchema = z
-  .object({ to: z.string().trim().email('Valid email required').optional().or(z.literal('').transform(() => undefined)) })
+  .object({
+    to: z
+      .string()
+      .trim()
+      .email('Valid email required')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+  })
   .default({});
 
 // --- purchase invoices ----------------------------------------------------------------------------------------
@@ -150,18 +167,21 @@ export const updatePurchaseSchema = z.preprocess(
 
 // --- business expenses ----------------------------------------------------------------------------------------
 
-const expenseCategory = z.any().optional().transform((value: unknown, ctx) => {
-  if (value === undefined || value === null || value === '') {
-    ctx.addIssue({ code: 'custom', message: M.categoryRequired });
-    return z.NEVER;
-  }
-  const parsed = z.enum(EXPENSE_CATEGORIES).safeParse(value);
-  if (!parsed.success) {
-    ctx.addIssue({ code: 'custom', message: M.invalidCategory });
-    return z.NEVER;
-  }
-  return parsed.data;
-});
+const expenseCategory = z
+  .any()
+  .optional()
+  .transform((value: unknown, ctx) => {
+    if (value === undefined || value === null || value === '') {
+      ctx.addIssue({ code: 'custom', message: M.categoryRequired });
+      return z.NEVER;
+    }
+    const parsed = z.enum(EXPENSE_CATEGORIES).safeParse(value);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: M.invalidCategory });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
 
 export const createExpenseSchema = z.preprocess(
   withTotalAlias('amount'),
@@ -207,7 +227,11 @@ export const listExpensesQuery = z.object({
 // --- payments ---------------------------------------------------------------------------------------------------
 
 export const paymentIntentSchema = z.object({
-  bookingToken: z.string({ error: M.bookingTokenRequired }).trim().min(1, M.bookingTokenRequired).max(200, 'Invalid booking token'),
+  bookingToken: z
+    .string({ error: M.bookingTokenRequired })
+    .trim()
+    .min(1, M.bookingTokenRequired)
+    .max(200, 'Invalid booking token'),
 });
 
 export const testConfirmSchema = z.object({

@@ -2,7 +2,7 @@ import { Worker, UnrecoverableError, type Job } from 'bullmq';
 import { createRedis, runWithContext } from '@tyres/service-kit';
 import { randomUUID } from 'node:crypto';
 import type { BillingContext } from '../context';
-import { invoiceEmailContent } from '../email/invoice-email';
+import { invoiceEmailContent } from '../domain/invoice-email';
 import { bullPrefix, EMAIL_QUEUE, PDF_QUEUE, type EmailJobData, type PdfJobData } from './queues';
 import { generateInvoicePdf } from './invoice-pdf';
 
@@ -29,7 +29,14 @@ export function pdfProcessor(ctx: BillingContext) {
     const { invoiceId } = job.data;
     return runWithContext({ correlationId: job.data.correlationId ?? randomUUID() }, async () => {
       const pdf = await generateInvoicePdf(ctx, invoiceId);
-      if (!pdf) return { invoiceId, revision: job.data.revision, filename: '', sizeBytes: 0, skipped: 'invoice deleted' };
+      if (!pdf)
+        return {
+          invoiceId,
+          revision: job.data.revision,
+          filename: '',
+          sizeBytes: 0,
+          skipped: 'invoice deleted',
+        };
       ctx.logger.info({ invoiceId, revision: pdf.revision, bytes: pdf.sizeBytes }, 'invoice pdf generated');
       return { invoiceId, revision: pdf.revision, filename: pdf.filename, sizeBytes: pdf.sizeBytes };
     });
@@ -50,7 +57,8 @@ export function emailProcessor(ctx: BillingContext) {
         include: { job: true, items: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] } },
       });
       if (!invoice) return { skipped: 'invoice deleted' };
-      if (invoice.items.length === 0) throw new UnrecoverableError('Please add at least one line item to the invoice.');
+      if (invoice.items.length === 0)
+        throw new UnrecoverableError('Please add at least one line item to the invoice.');
       const content = invoiceEmailContent(invoice, ctx.business);
       const delivery = await ctx.emails.begin({
         jobKey: job.id ?? `${invoiceId}-${job.timestamp}`,
@@ -70,26 +78,51 @@ export function emailProcessor(ctx: BillingContext) {
         if (!pdf) return { skipped: 'invoice deleted' };
         const attachment = { filename: pdf.filename, content: pdf.content, contentType: 'application/pdf' };
         try {
-          const sent = await ctx.mailer.send({ from: ctx.config.EMAIL_FROM, to, ...content, attachments: [attachment] });
+          const sent = await ctx.mailer.send({
+            from: ctx.config.EMAIL_FROM,
+            to,
+            ...content,
+            attachments: [attachment],
+          });
           sentAt = ctx.clock();
           await ctx.emails.markSent(delivery.id, {
             messageId: sent.messageId,
             ...(sent.raw !== undefined ? { raw: sent.raw } : {}),
-            attachments: [{ filename: attachment.filename, contentType: attachment.contentType, size: attachment.content.length }],
+            attachments: [
+              {
+                filename: attachment.filename,
+                contentType: attachment.contentType,
+                size: attachment.content.length,
+              },
+            ],
             at: sentAt,
           });
           if (ctx.mailer.transport === 'local') {
-            ctx.logger.warn({ invoiceId, deliveryId: delivery.id }, 'invoice email recorded by the LOCAL transport (not delivered): set SMTP_URL to send email');
+            ctx.logger.warn(
+              { invoiceId, deliveryId: delivery.id },
+              'invoice email recorded by the LOCAL transport (not delivered): set SMTP_URL to send email',
+            );
           } else {
-            ctx.logger.info({ invoiceId, deliveryId: delivery.id, messageId: sent.messageId }, 'invoice email sent');
+            ctx.logger.info(
+              { invoiceId, deliveryId: delivery.id, messageId: sent.messageId },
+              'invoice email sent',
+            );
           }
         } catch (err) {
-          await ctx.emails.markFailed(delivery.id, err instanceof Error ? err.message : String(err)).catch(() => undefined);
+          await ctx.emails
+            .markFailed(delivery.id, err instanceof Error ? err.message : String(err))
+            .catch(() => undefined);
           throw err;
         }
       }
       await ctx.invoices.markSent(invoiceId, sentAt ?? ctx.clock());
-      return { deliveryId: delivery.id, transport: ctx.mailer.transport, to, messageId: delivery.messageId, sentAt: (sentAt ?? ctx.clock()).toISOString() };
+      return {
+        deliveryId: delivery.id,
+        transport: ctx.mailer.transport,
+        to,
+        messageId: delivery.messageId,
+        sentAt: (sentAt ?? ctx.clock()).toISOString(),
+      };
     });
   };
 }
@@ -104,7 +137,8 @@ export function startWorkers(ctx: BillingContext): BillingWorkers {
   const pdfConnection = createRedis(ctx.config.REDIS_URL, 'worker');
   const emailConnection = createRedis(ctx.config.REDIS_URL, 'worker');
   const connections = [pdfConnection, emailConnection];
-  for (const c of connections) c.on('error', (err) => ctx.logger.warn({ err: err.message }, 'worker redis connection problem'));
+  for (const c of connections)
+    c.on('error', (err) => ctx.logger.warn({ err: err.message }, 'worker redis connection problem'));
   const pdf = new Worker<PdfJobData, PdfJobResult>(PDF_QUEUE, pdfProcessor(ctx), {
     connection: pdfConnection,
     prefix,
@@ -118,7 +152,10 @@ export function startWorkers(ctx: BillingContext): BillingWorkers {
   for (const worker of [pdf, email]) {
     worker.on('error', (err) => ctx.logger.warn({ err: err.message, queue: worker.name }, 'worker error'));
     worker.on('failed', (job, err) =>
-      ctx.logger.warn({ queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job attempt failed'),
+      ctx.logger.warn(
+        { queue: worker.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
+        'job attempt failed',
+      ),
     );
   }
   return {

@@ -1,7 +1,7 @@
 import type { BillingContext } from '../context';
 import { perthDate } from '../domain/dates';
-import { invoiceDocument, invoiceFilename } from '../pdf/invoice-document';
-import { renderPdf } from '../pdf/render';
+import { invoiceDocument, invoiceFilename } from '../domain/invoice-document';
+import { renderPdf } from './pdf-render';
 
 export interface GeneratedPdf {
   invoiceId: string;

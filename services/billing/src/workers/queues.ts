@@ -61,7 +61,11 @@ export interface BillingQueues {
 }
 
 /** Producers fail fast while Redis is down; the QueueEvents listeners use blocking connections of their own. */
-export async function createQueues(redisUrl: string, redisPrefix: string, attempts: number): Promise<BillingQueues> {
+export async function createQueues(
+  redisUrl: string,
+  redisPrefix: string,
+  attempts: number,
+): Promise<BillingQueues> {
   const prefix = bullPrefix(redisPrefix);
   const producer = createRedis(redisUrl, 'client');
   const connections: Redis[] = [producer];
@@ -72,8 +76,16 @@ export async function createQueues(redisUrl: string, redisPrefix: string, attemp
     connections.push(c);
     return c;
   };
-  const pdf = new Queue<PdfJobData>(PDF_QUEUE, { connection: producer, prefix, defaultJobOptions: jobOptions(attempts) });
-  const email = new Queue<EmailJobData>(EMAIL_QUEUE, { connection: producer, prefix, defaultJobOptions: jobOptions(attempts) });
+  const pdf = new Queue<PdfJobData>(PDF_QUEUE, {
+    connection: producer,
+    prefix,
+    defaultJobOptions: jobOptions(attempts),
+  });
+  const email = new Queue<EmailJobData>(EMAIL_QUEUE, {
+    connection: producer,
+    prefix,
+    defaultJobOptions: jobOptions(attempts),
+  });
   const pdfEvents = new QueueEvents(PDF_QUEUE, { connection: listener(), prefix });
   const emailEvents = new QueueEvents(EMAIL_QUEUE, { connection: listener(), prefix });
   pdf.on('error', () => undefined);
@@ -92,8 +104,10 @@ export async function createQueues(redisUrl: string, redisPrefix: string, attemp
     email,
     pdfEvents,
     emailEvents,
-    runPdf: (data, jobId, timeoutMs) => track(addAndWait(pdf, pdfEvents, 'invoice-pdf', data, jobId, timeoutMs)),
-    runEmail: (data, jobId, timeoutMs) => track(addAndWait(email, emailEvents, 'invoice-email', data, jobId, timeoutMs)),
+    runPdf: (data, jobId, timeoutMs) =>
+      track(addAndWait(pdf, pdfEvents, 'invoice-pdf', data, jobId, timeoutMs)),
+    runEmail: (data, jobId, timeoutMs) =>
+      track(addAndWait(email, emailEvents, 'invoice-email', data, jobId, timeoutMs)),
     async close(graceMs = 10_000) {
       if (waiting.size > 0) {
         let timer: NodeJS.Timeout | undefined;
@@ -111,7 +125,8 @@ export async function createQueues(redisUrl: string, redisPrefix: string, attemp
   };
 }
 
-export type WaitResult<R> = { state: 'completed'; result: R } | { state: 'failed'; error: Error } | { state: 'pending' };
+export type WaitResult<R> =
+  { state: 'completed'; result: R } | { state: 'failed'; error: Error } | { state: 'pending' };
 
 /**
  * Adds a job with a deterministic id (an existing one is reused; a permanently failed one is retried) and waits up
@@ -126,7 +141,9 @@ export async function addAndWait<D, R>(
   timeoutMs: number,
 ): Promise<WaitResult<R>> {
   // BullMQ's Queue generics are loose about the job name type; the name is only a label here.
-  const job = (await (queue as unknown as Queue).add(name as never, data as never, { jobId })) as unknown as Job<D, R>;
+  const job = (await (queue as unknown as Queue).add(name as never, data as never, {
+    jobId,
+  })) as unknown as Job<D, R>;
   if (await job.isFailed()) await job.retry('failed');
   if (timeoutMs <= 0) return { state: 'pending' };
   try {

@@ -438,4 +438,33 @@ describe('card payments with Stripe (fake Stripe API) and signed webhooks', () =
       outcome: 'ignored',
     });
   });
+
+  it('a correctly signed body that is not a usable Stripe event is refused (400) or ignored, never a 500', async () => {
+    const notJson = 'this is not json';
+    const notJsonHeader = Stripe.webhooks.generateTestHeaderString({
+      payload: notJson,
+      secret: WEBHOOK_SECRET,
+    });
+    expect((await webhook(notJson, notJsonHeader)).status).toBe(400);
+    for (const body of [
+      {},
+      { id: 'evt_1' },
+      { id: 'evt_2', type: 'payment_intent.succeeded' },
+      { id: 3, type: 'x', data: { object: {} } },
+      [],
+    ]) {
+      const signed = sign(body);
+      const res = await webhook(signed.payload, signed.header);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    // A payment_intent event whose object carries no id: acknowledged, nothing applied.
+    const noId = sign({
+      id: `evt_${randomBytes(10).toString('hex')}`,
+      type: 'payment_intent.succeeded',
+      data: { object: {} },
+    });
+    const res = await webhook(noId.payload, noId.header);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ received: true, outcome: 'ignored' });
+  });
 });

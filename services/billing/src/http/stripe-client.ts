@@ -1,23 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
+import type { ProviderEvent } from '../domain/provider-event';
 
-/** The parts of a Stripe event billing acts on (the same shape is built by the test mode). */
-export interface ProviderEvent {
-  id: string;
-  type: string;
-  data: {
-    object: {
-      id: string;
-      object?: string;
-      amount?: number;
-      amount_received?: number;
-      currency?: string;
-      status?: string;
-      metadata?: Record<string, string>;
-      last_payment_error?: { code?: string; decline_code?: string; message?: string } | null;
-    };
-  };
-}
+export { isProviderEvent, type ProviderEvent } from '../domain/provider-event';
 
 export interface CreatedIntent {
   id: string;
@@ -69,7 +54,8 @@ export function stripeProvider(stripe: Stripe): PaymentProvider {
         },
         { idempotencyKey: input.idempotencyKey },
       );
-      if (!intent.client_secret) throw new Error(`Stripe returned PaymentIntent ${intent.id} without a client secret`);
+      if (!intent.client_secret)
+        throw new Error(`Stripe returned PaymentIntent ${intent.id} without a client secret`);
       return { id: intent.id, clientSecret: intent.client_secret };
     },
   };

@@ -11,7 +11,9 @@ export const bookingByTokenSchema = z.looseObject({
   paymentStatus: z.string().optional(),
   expiresAt: z.string().nullable().optional(),
   serviceType: z.string().optional(),
-  customer: z.looseObject({ name: z.string().optional(), email: z.string().optional(), phone: z.string().optional() }).optional(),
+  customer: z
+    .looseObject({ name: z.string().optional(), email: z.string().optional(), phone: z.string().optional() })
+    .optional(),
   job: z.looseObject({ scheduledDate: z.string().optional(), timeSlot: z.string().optional() }).optional(),
 });
 export type BookingByToken = z.infer<typeof bookingByTokenSchema>;
@@ -37,7 +39,8 @@ export function httpBookingClient(baseUrl: string, timeoutMs = 5000): BookingCli
         throw Object.assign(paymentSetupFailed(), { cause: err });
       }
       if (res.status === 404) return undefined;
-      if (!res.ok) throw Object.assign(paymentSetupFailed(), { cause: new Error(`booking answered ${res.status}`) });
+      if (!res.ok)
+        throw Object.assign(paymentSetupFailed(), { cause: new Error(`booking answered ${res.status}`) });
       const parsed = bookingByTokenSchema.safeParse(await res.json().catch(() => undefined));
       if (!parsed.success) throw Object.assign(paymentSetupFailed(), { cause: parsed.error });
       return parsed.data;

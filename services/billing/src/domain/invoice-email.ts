@@ -1,11 +1,14 @@
-import type { BusinessDetails } from '../pdf/invoice-document';
-import { formatLongDate, fromDbDateOrNull } from '../domain/dates';
-import { ACCEPTED_PAYMENT_METHODS, PAYMENT_METHODS_NOTE } from '../domain/constants';
-import { formatAud } from '../domain/money';
+import type { BusinessDetails } from './invoice-document';
+import { formatLongDate, fromDbDateOrNull } from './dates';
+import { ACCEPTED_PAYMENT_METHODS, PAYMENT_METHODS_NOTE } from './constants';
+import { formatAud } from './money';
 import type { InvoiceWithJobAndItems } from '../events/snapshots';
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 
 /** Subject and bodies of the invoice email (the PDF goes as an attachment). */
 export function invoiceEmailContent(invoice: InvoiceWithJobAndItems, business: BusinessDetails) {

@@ -1,11 +1,7 @@
-import {
-  ACCEPTED_PAYMENT_METHODS,
-  PAYMENT_METHODS_NOTE,
-  type CustomerInvoiceStatus,
-} from '../domain/constants';
-import { formatLongDate, fromDbDate, fromDbDateOrNull, perthDate, type IsoDate } from '../domain/dates';
-import { effectiveStatus } from '../domain/invoice-status';
-import { formatAud } from '../domain/money';
+import { ACCEPTED_PAYMENT_METHODS, PAYMENT_METHODS_NOTE, type CustomerInvoiceStatus } from './constants';
+import { formatLongDate, fromDbDate, fromDbDateOrNull, perthDate, type IsoDate } from './dates';
+import { effectiveStatus } from './invoice-status';
+import { formatAud } from './money';
 import type { InvoiceWithJobAndItems } from '../events/snapshots';
 
 /** What every invoice prints about the business (configuration, see README). */
@@ -41,11 +37,17 @@ export function invoiceFilename(invoiceNumber: string): string {
  * The pdfmake document of a tax invoice: business name, ABN and contact; customer, vehicle and job; the line items;
  * subtotal, GST and total; invoice and due dates; accepted payment methods. Pure: no I/O, standard PDF fonts only.
  */
-export function invoiceDocument(invoice: InvoiceWithJobAndItems, business: BusinessDetails, today: IsoDate): object {
+export function invoiceDocument(
+  invoice: InvoiceWithJobAndItems,
+  business: BusinessDetails,
+  today: IsoDate,
+): object {
   const job = invoice.job;
   const dueDate = fromDbDateOrNull(invoice.dueDate);
   const status = effectiveStatus(invoice.status as CustomerInvoiceStatus, dueDate, today);
-  const contact = [business.phone && `Phone ${business.phone}`, business.email, business.website].filter(Boolean).join('  |  ');
+  const contact = [business.phone && `Phone ${business.phone}`, business.email, business.website]
+    .filter(Boolean)
+    .join('  |  ');
   const vehicle = `${job.vehicleYear} ${job.vehicleMake} ${job.vehicleModel}${job.vehicleColor ? ` (${job.vehicleColor})` : ''}`;
   const items = [...invoice.items].sort((a, b) => a.position - b.position);
 
@@ -58,7 +60,11 @@ export function invoiceDocument(invoice: InvoiceWithJobAndItems, business: Busin
   ]);
 
   return {
-    info: { title: `Tax invoice ${invoice.invoiceNumber}`, author: business.name, subject: `Invoice for job ${job.jobNumber}` },
+    info: {
+      title: `Tax invoice ${invoice.invoiceNumber}`,
+      author: business.name,
+      subject: `Invoice for job ${job.jobNumber}`,
+    },
     pageSize: 'A4',
     pageMargins: [40, 40, 40, 60],
     defaultStyle: { font: 'Helvetica', fontSize: 10, lineHeight: 1.2 },
@@ -156,8 +162,14 @@ export function invoiceDocument(invoice: InvoiceWithJobAndItems, business: Busin
       },
       { text: ' ', margin: [0, 6] },
       status === 'paid'
-        ? { text: `PAID${invoice.paidAt ? ` on ${formatLongDate(perthDate(invoice.paidAt))}` : ''} - thank you.`, bold: true }
-        : { text: `Please pay ${formatAud(invoice.totalAmount)} by ${dueDate ? formatLongDate(dueDate) : 'receipt of this invoice'}.`, bold: true },
+        ? {
+            text: `PAID${invoice.paidAt ? ` on ${formatLongDate(perthDate(invoice.paidAt))}` : ''} - thank you.`,
+            bold: true,
+          }
+        : {
+            text: `Please pay ${formatAud(invoice.totalAmount)} by ${dueDate ? formatLongDate(dueDate) : 'receipt of this invoice'}.`,
+            bold: true,
+          },
       { text: 'PAYMENT METHODS', style: 'label', margin: [0, 8, 0, 0] },
       { text: `We accept ${ACCEPTED_PAYMENT_METHODS.join(', ')}. ${PAYMENT_METHODS_NOTE}` },
       { text: `Please quote ${invoice.invoiceNumber} with your payment.` },

@@ -44,7 +44,10 @@ export function createMailer(smtpUrl: string | undefined): Mailer {
     async send(email) {
       const info = await transport.sendMail(email);
       const message = (info as { message?: Buffer | string }).message;
-      return { messageId: info.messageId ?? null, raw: Buffer.isBuffer(message) ? message.toString('utf8') : String(message ?? '') };
+      return {
+        messageId: info.messageId ?? null,
+        raw: Buffer.isBuffer(message) ? message.toString('utf8') : String(message ?? ''),
+      };
     },
     close: () => transport.close(),
   };

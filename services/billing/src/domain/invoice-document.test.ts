@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Decimal } from '../domain/money';
+import { Decimal } from './money';
 import type { InvoiceWithJobAndItems } from '../events/snapshots';
 import { invoiceDocument, invoiceFilename } from './invoice-document';
 
@@ -75,7 +75,14 @@ const invoice = (): InvoiceWithJobAndItems => {
 };
 
 describe('invoice document', () => {
-  const business = { name: 'Biz', abn: '12 345 678 901', phone: '08 1234 5678', email: 'a@b.c', address: 'Perth', website: '' };
+  const business = {
+    name: 'Biz',
+    abn: '12 345 678 901',
+    phone: '08 1234 5678',
+    email: 'a@b.c',
+    address: 'Perth',
+    website: '',
+  };
 
   it('holds everything a tax invoice must show', () => {
     const text = JSON.stringify(invoiceDocument(invoice(), business, '2026-11-21'));
