@@ -3,7 +3,13 @@
  * events, in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventEnvelope, Outbox, PaymentSucceededV1Data, PgExecutor } from '@tyres/events';
+import {
+  toMoney,
+  type EventEnvelope,
+  type Outbox,
+  type PaymentSucceededV1Data,
+  type PgExecutor,
+} from '@tyres/events';
 import { badRequest, conflict, HttpError, type Logger } from '@tyres/service-kit';
 import { dateColumnToString, dateToColumn } from '../domain/dates';
 import { MSG } from '../domain/messages';
@@ -268,6 +274,18 @@ export class Bookings {
     const found = await tx.booking.findFirst({ where: p.quoteId ? { id: p.quoteId } : { jobId: p.jobId! } });
     if (!found) return 'unknown';
     if (found.status === 'confirmed' || found.status === 'conflict') return 'already';
+    // Billing charges the amount it read from /internal/booking-token; a different amount means the two services
+    // disagree about a price. The money is taken either way, so the booking goes ahead and staff are told.
+    if (toMoney(p.originalAmount) !== toMoney(found.total))
+      this.deps.logger.error(
+        {
+          quoteId: found.id,
+          jobNumber: found.jobNumber,
+          quoted: toMoney(found.total),
+          paid: p.originalAmount,
+        },
+        'payment amount differs from the quote: check the booking and the payment',
+      );
     const now = this.deps.clock();
     const reservation = await tx.slotReservation.findUnique({ where: { bookingId: found.id } });
     const date = dateColumnToString(reservation?.date ?? found.scheduledDate);
