@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BookingCreated, createEvent, JobAssigned, SmsRequested } from '@tyres/events';
 import { createRabbitAdmin, waitFor, type RabbitAdmin } from '@tyres/testkit';
-import { bookingCreated, jobAssigned, smsRequested } from '../fixtures';
+import { bookingCreated, smsRequested } from '../fixtures';
 import { connect, startStack, wsUrl, type Stack, type TestSocket } from './harness';
 
 jest.setTimeout(60_000);
