@@ -43,4 +43,26 @@ describe('service app', () => {
     expect(res.status).toBe(404);
     expect(res.body.message).toContain('/nope');
   });
+
+  it('answers 400, never 500, for NUL characters and undecodable path parameters', async () => {
+    const svc = createServiceApp({ name: 'demo', logger });
+    svc.app.post('/things/:id', (req, res) => {
+      res.json({ id: req.params.id, body: req.body as unknown });
+    });
+    const app = svc.finalize();
+    const nulBody = await request(app).post('/things/1').send({ notes: 'gate\u0000code' });
+    expect(nulBody.status).toBe(400);
+    expect(nulBody.body).toEqual({
+      message: 'Text must not contain NUL characters',
+      code: 'invalid_characters',
+    });
+    expect((await request(app).post('/things/1?q=a%00b').send({})).status).toBe(400);
+    const undecodable = await request(app).post('/things/%E0%A4%A').send({});
+    expect(undecodable.status).toBe(400);
+    expect(undecodable.body.code).toBe('malformed_url');
+    expect((await request(app).post('/things/ok').send({ notes: 'Zoë' })).body).toEqual({
+      id: 'ok',
+      body: { notes: 'Zoë' },
+    });
+  });
 });

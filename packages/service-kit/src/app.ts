@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { correlationIdFrom, runWithContext } from './context';
 import { errorHandler, notFoundHandler } from './errors';
 import { createMetrics, type Metrics } from './metrics';
+import { rejectNulCharacters } from './text';
 
 export type ReadinessCheck = () => Promise<unknown>;
 
@@ -121,6 +122,7 @@ export function createServiceApp(options: AppOptions): ServiceApp {
   app.use(requestLogger(logger));
   app.use(metrics.middleware);
   if (options.parseJson !== false) app.use(express.json({ limit: options.jsonLimit ?? '100kb' }));
+  app.use(rejectNulCharacters);
 
   return {
     app,

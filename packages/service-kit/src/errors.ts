@@ -54,6 +54,9 @@ interface BodyParserError extends Error {
 export function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
   if (err instanceof ZodError) return fromZodError(err);
+  // Express's router cannot decode a path parameter such as "%E0%A4%A": a URIError with status 400 but no `expose`.
+  if (err instanceof URIError)
+    return new HttpError(400, 'The address of this request is malformed.', 'malformed_url');
   const e = err as BodyParserError;
   if (e && typeof e === 'object') {
     if (e.type === 'entity.too.large')

@@ -10,3 +10,4 @@ export * from './server';
 export * from './redis';
 export * from './prisma-errors';
 export * from './runtime';
+export * from './text';

@@ -5,7 +5,15 @@
  */
 import express, { type Express, type Request, type Response } from 'express';
 import { toMoney, type TimeSlot } from '@tyres/events';
-import { badRequest, HttpError, notFound, parseOr400, requireAdmin, requireStaff } from '@tyres/service-kit';
+import {
+  badRequest,
+  HttpError,
+  notFound,
+  parseOr400,
+  rejectNulCharacters,
+  requireAdmin,
+  requireStaff,
+} from '@tyres/service-kit';
 import type { AddressProvider } from '../addresses/provider';
 import type { Bookings, Replay } from '../db/bookings';
 import type { Booking as BookingModel } from '../db/generated/client';
@@ -42,7 +50,6 @@ import { bookableProblem, slotStates } from '../domain/slots';
 import { requestedSlugName } from '../domain/suburbs';
 import { looksLikeToken } from '../domain/tokens';
 import { customerOf, vehicleOf } from '../events/builders';
-import { rejectNulCharacters, undecodablePathTo400 } from './input-guards';
 import { parsePhotoUpload } from './multipart';
 
 export interface RouteDeps {
@@ -358,7 +365,6 @@ export function bookingRoutes(deps: RouteDeps) {
       });
     });
     app.use('/internal', internal);
-    app.use(undecodablePathTo400);
   };
 }
 

@@ -5,6 +5,7 @@ import {
   correlationIdFrom,
   createServiceApp,
   notForwarded,
+  rejectNulCharacters,
   runWithContext,
   type Logger,
   type ReadinessCheck,
@@ -74,6 +75,7 @@ export function createGatewayApp(deps: GatewayAppDeps) {
   // Proxied API calls never reach express (listener below); only the gateway's own routes are parsed, with a
   // small limit.
   app.use('/api', express.json({ limit: '10kb' }));
+  app.use('/api', rejectNulCharacters);
   app.use(
     authRoutes({ users: deps.users, sessions: deps.sessions, throttle: deps.throttle, logger: deps.logger }),
   );
