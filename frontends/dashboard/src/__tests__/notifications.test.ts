@@ -114,6 +114,20 @@ test('a successful open resets the attempts; a normal close does not reconnect',
   expect(sockets).toHaveLength(3);
 });
 
+test('a socket closed because the account was deactivated (4003) is not reopened; a server restart (1001) is', () => {
+  const { conn, sockets, statuses } = setup();
+  conn.start();
+  sockets[0]!.onopen?.({});
+  sockets[0]!.onclose?.({ code: 1001 });
+  jest.advanceTimersByTime(1000);
+  expect(sockets).toHaveLength(2);
+  sockets[1]!.onopen?.({});
+  sockets[1]!.onclose?.({ code: 4003 });
+  expect(statuses.at(-1)).toBe('disconnected');
+  jest.advanceTimersByTime(60_000);
+  expect(sockets).toHaveLength(2);
+});
+
 test('parseNotification keeps the spec fields; a job assigned to a technician becomes a card too', () => {
   expect(parseNotification(JSON.stringify(booking))).toEqual(booking);
   expect(parseNotification(JSON.stringify({ type: 'new_booking', data: {} }))).toBeNull();

@@ -10,7 +10,7 @@ import {
  * The live notification connection (spec sections 4, 7 and 9): WebSocket /ws/notifications; on open the client
  * subscribes (`subscribe_suburbs`, empty = every suburb) and pings every 30 s; the server sends `new_booking`.
  * An abnormal close reconnects after 1 s, doubling up to 30 s, at most 5 attempts in a row; a normal close
- * (1000) or stop() does not. Plain class with injectable socket and timers so the rules are unit-tested.
+ * (1000), a deactivated account (4003) or stop() does not. Plain class with injectable socket and timers so the rules are unit-tested.
  */
 
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'disconnected';
@@ -34,6 +34,8 @@ export interface Timers {
 
 const OPEN = 1;
 const NORMAL_CLOSURE = 1000;
+/** notify closes a deactivated user's socket with 4003: reconnecting would only be refused. */
+const ACCOUNT_DEACTIVATED = 4003;
 
 /** Delay before reconnect attempt n (1-based): 1 s, 2 s, 4 s, 8 s, 16 s, never above 30 s. */
 export function reconnectDelay(attempt: number): number {
@@ -206,7 +208,7 @@ export class NotificationConnection {
       this.clearTimers();
       this.socket = null;
       if (this.stopped) return;
-      if (event.code === NORMAL_CLOSURE) {
+      if (event.code === NORMAL_CLOSURE || event.code === ACCOUNT_DEACTIVATED) {
         this.options.onStatus('disconnected');
         return;
       }
