@@ -172,18 +172,26 @@ export class CustomerInvoiceRepository {
     if (filters.status === 'overdue') where.push(overdue);
     else if (filters.status) where.push(`i."status" = ${param(filters.status)} AND NOT ${overdue}`);
     const search = filters.search?.trim();
+    let matches = '';
     if (search) {
+      // Invoice number, job number or customer name contains the text (case-insensitive, wildcards literal). Written
+      // as a union of per-table matches so each side uses its trigram index (pg_trgm GIN, migration
+      // invoice_search_trigram_indexes): an OR across the join scans and joins every invoice. Computed once (CTE)
+      // for the count and the page.
       const like = param(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where.push(
-        `(i."invoice_number" ILIKE ${like} OR j."job_number" ILIKE ${like} OR j."customer_name" ILIKE ${like})`,
-      );
+      matches = `WITH "matches" AS (
+        SELECT s."id" FROM "billing"."customer_invoices" s WHERE s."invoice_number" ILIKE ${like}
+        UNION
+        SELECT s."id" FROM "billing"."job_snapshots" sj JOIN "billing"."customer_invoices" s ON s."job_id" = sj."job_id"
+        WHERE sj."job_number" ILIKE ${like} OR sj."customer_name" ILIKE ${like})`;
+      where.push(`i."id" IN (SELECT "id" FROM "matches")`);
     }
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const from = `FROM "billing"."customer_invoices" i JOIN "billing"."job_snapshots" j ON j."job_id" = i."job_id" ${whereSql}`;
-    // Every invoice has its job (foreign key): the count joins only when the search looks at job columns.
-    const countFrom = search ? from : `FROM "billing"."customer_invoices" i ${whereSql}`;
+    // Every invoice has its job (foreign key): the count does not need the join.
+    const countFrom = `FROM "billing"."customer_invoices" i ${whereSql}`;
     const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    const sql = `
+    const sql = `${matches}
       SELECT (SELECT count(*)::int ${countFrom}) AS "total",
              (SELECT coalesce(json_agg(p."dto" ORDER BY p."created_at" DESC, p."id" DESC), '[]'::json)::text FROM (
                 SELECT i."created_at", i."id", json_build_object(
