@@ -1,8 +1,8 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type Express } from 'express';
 import {
-  badRequest,
   createServiceApp,
   identityMiddleware,
+  rejectNulCharacters,
   type HttpLayer,
   type ReadinessCheck,
 } from '@tyres/service-kit';
@@ -19,16 +19,7 @@ export function mountRoutes(app: Express, ctx: BillingContext, redis: Redis): vo
   app.use('/api/dashboard/purchase-invoices', purchaseInvoiceRoutes(ctx));
   app.use('/api/dashboard/business-expenses', expenseRoutes(ctx));
   app.use(paymentRoutes(ctx));
-  app.use(malformedUrlAs400);
 }
-
-/**
- * Express' router throws a URIError (status 400, but not marked `expose`) for a path parameter that is not valid
- * percent-encoding (`/job/%E0%A4%A`); service-kit's error handler would answer it 500. It is the client's error.
- */
-const malformedUrlAs400: ErrorRequestHandler = (err, _req, _res, next) => {
-  next(err instanceof URIError ? badRequest('Malformed URL', undefined, 'malformed_url') : err);
-};
 
 /**
  * serviceHttp's layout with one difference: the Stripe webhook is mounted before the JSON body parser, because its
@@ -49,6 +40,8 @@ export function billingHttp(options: {
   });
   svc.app.post('/api/payments/webhook', ...stripeWebhookHandler(ctx));
   svc.app.use(express.json({ limit: '100kb' }));
+  // createServiceApp's NUL guard runs before this parser (parseJson: false): check the parsed body too.
+  svc.app.use(rejectNulCharacters);
   svc.app.use(identityMiddleware(options.identityPublicKey));
   mountRoutes(svc.app, ctx, options.redis);
   return { app: svc.finalize(), setDraining: svc.setDraining };

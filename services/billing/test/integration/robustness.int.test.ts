@@ -119,6 +119,16 @@ describe('robustness: bad input is 400/404, never 500; technician scoping on eve
       const res = await create(body);
       expect({ body, status: res.status, message: res.body.message }).toEqual({ body, status: 400, message });
     }
+    // Postgres refuses U+0000 in text: a 400, not a 500.
+    expect((await create({ status: 'draft', dueDate: '2026-12-31\u0000' })).status).toBe(400);
+    const nul = await asAdmin(api().post('/api/dashboard/business-expenses')).send({
+      supplierName: 'B\u0000P',
+      description: 'Fuel',
+      amount: '55.00',
+      category: 'fuel',
+      expenseDate: '2026-11-20',
+    });
+    expect(nul.status).toBe(400);
     // Nothing was created by any of them.
     expect(await svc.ctx.db.customerInvoice.count({ where: { jobId: job.jobId } })).toBe(0);
     // The largest subtotal whose total still fits works.
