@@ -22,8 +22,8 @@ export function createDb(databaseUrl: string, poolSize = 10): Db {
 /**
  * The pg pool under a client, for the few reads whose results are too big for Prisma's raw-query path: the GST
  * report's pre-rendered lists run to tens of megabytes over a whole history, and `$queryRaw` takes several times
- * longer than the driver itself to hand a result that size over. Read-only statements only; every write goes
- * through Prisma (transactions, inbox).
+ * longer than the driver itself to hand a result that size over. The event handlers' transactions (inbox, event
+ * store, projections: all raw SQL) run on it too (events/subscriptions.ts).
  */
 export function poolOf(db: Db): pg.Pool {
   const pool = pools.get(db);

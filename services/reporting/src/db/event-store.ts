@@ -10,7 +10,8 @@
  *   replicas) never compute its facts from each other's half-committed state.
  */
 import { aggregateOf, type ConsumedEvent, type StoredEvent } from '../domain/aggregates';
-import { DB_SCHEMA, type Tx } from './client';
+import type { SqlExecutor } from '@tyres/events';
+import { DB_SCHEMA } from './client';
 import { REBUILD_LOCK } from './locks';
 import { reproject, storedEvent } from './projections';
 
@@ -37,7 +38,7 @@ export type RecordOutcome = 'stored' | 'already-stored';
  * Stores the event (once: `event_id` is unique) and recomputes its aggregate's facts from all of the aggregate's
  * stored events. Runs inside the inbox transaction.
  */
-export async function recordEvent(tx: Tx, event: ConsumedEvent): Promise<RecordOutcome> {
+export async function recordEvent(tx: SqlExecutor, event: ConsumedEvent): Promise<RecordOutcome> {
   const ref = aggregateOf(event);
   await tx.$executeRawUnsafe(
     LOCK_SQL,

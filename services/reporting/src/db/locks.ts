@@ -1,4 +1,4 @@
-import type { Tx } from './client';
+import type { SqlExecutor } from '@tyres/events';
 
 /**
  * The rebuild lock: a transaction-scoped advisory lock in the two-key space (never overlaps the one-key space used
@@ -7,7 +7,7 @@ import type { Tx } from './client';
  */
 export const REBUILD_LOCK: readonly [number, number] = [0x7265_706f, 1]; // 'repo', 1
 
-export async function lockForHandler(tx: Tx): Promise<void> {
+export async function lockForHandler(tx: SqlExecutor): Promise<void> {
   await tx.$executeRawUnsafe(
     'SELECT pg_advisory_xact_lock_shared($1::int, $2::int)',
     REBUILD_LOCK[0],
@@ -15,7 +15,7 @@ export async function lockForHandler(tx: Tx): Promise<void> {
   );
 }
 
-export async function lockForRebuild(tx: Tx): Promise<void> {
+export async function lockForRebuild(tx: SqlExecutor): Promise<void> {
   await tx.$executeRawUnsafe(
     'SELECT pg_advisory_xact_lock($1::int, $2::int)',
     REBUILD_LOCK[0],

@@ -19,7 +19,7 @@ import {
   type PurchaseInvoiceFact,
 } from '../domain/facts';
 import { formatMoney } from '../domain/money';
-import type { Tx } from './client';
+import type { SqlExecutor } from '@tyres/events';
 import { markDaysSql, SUMMARY_TABLES, type DayKind } from './day-summaries';
 
 /** The aggregate types that have a projection (payments are stored for later use, not projected). */
@@ -270,7 +270,7 @@ const EXPENSE_SQL = markingDays('cost', `fact AS (${upsertSql(EXPENSES, '$1')} R
 const JOB_SQL = upsertSql(JOBS, '$1');
 
 /** Replaces one aggregate's facts with what its stored events say now, and marks the days they touch dirty. */
-export async function reproject(tx: Tx, ref: AggregateRef, events: StoredEvent[]): Promise<void> {
+export async function reproject(tx: SqlExecutor, ref: AggregateRef, events: StoredEvent[]): Promise<void> {
   if (ref.type === 'payment') return;
   if (ref.type === 'job') {
     const f = reduceJob(events);
@@ -357,7 +357,7 @@ export class FactBatch {
     return n;
   }
 
-  async insert(tx: Tx, chunk = 5_000): Promise<void> {
+  async insert(tx: SqlExecutor, chunk = 5_000): Promise<void> {
     // Parents before children (revenue lines reference their invoice).
     for (const t of [CUSTOMER_INVOICES, REVENUE_LINES, PURCHASES, EXPENSES, JOBS]) {
       const rows = this.rows.get(t) ?? [];

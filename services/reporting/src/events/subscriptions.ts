@@ -1,6 +1,8 @@
 import {
   BookingCreated,
   createInbox,
+  pgExecutor,
+  type SqlExecutor,
   CustomerInvoiceDeleted,
   CustomerInvoiceIssued,
   CustomerInvoiceUpdated,
@@ -18,7 +20,7 @@ import {
   type EventBus,
   type EventHandler,
 } from '@tyres/events';
-import { DB_SCHEMA, TX_OPTIONS, type Db, type Tx } from '../db/client';
+import { DB_SCHEMA, poolOf, type Db } from '../db/client';
 import { recordEvent } from '../db/event-store';
 import type { ConsumedEvent } from '../domain/aggregates';
 
@@ -32,7 +34,10 @@ export const STORE_HANDLER = 'reporting.store';
  * their contract are dead-lettered by the bus before reaching this code.
  */
 export function subscribeReporting(bus: EventBus, db: Db, afterCommit: () => void = () => undefined): void {
-  const inbox = createInbox<Tx>(db, { schema: DB_SCHEMA, transactionOptions: TX_OPTIONS });
+  // Handler transactions run on the pg driver (the pool under the Prisma client): every statement here is raw SQL,
+  // and going through Prisma's raw-query path cost more CPU than the statements themselves (catch-up was bound by
+  // this process, with Postgres sessions idle in ClientRead).
+  const inbox = createInbox<SqlExecutor>(pgExecutor(poolOf(db)), { schema: DB_SCHEMA });
   const record = inbox.handler<ConsumedEvent>(STORE_HANDLER, async (tx, event) => {
     await recordEvent(tx, event);
   });
