@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Route, Routes, useLocation, useParams } from 'react-router-dom';
 import type { RemoteAppProps } from '@tyres/platform';
 import { BookingProvider } from './components/booking-context';
@@ -9,9 +9,34 @@ import { LandingPage } from './pages/LandingPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { SuburbPage } from './pages/SuburbPage';
 
+/**
+ * A page loaded on demand that can also be loaded up front: the prerenderer loads it before rendering
+ * (ssr.tsx), so the prerendered HTML holds the finished page. A React.lazy that suspends while prerendering
+ * leaves the page hidden behind inline scripts that the Content-Security-Policy blocks (crawlers and the first
+ * paint would see "Loading…" only).
+ */
+function preloadableLazy(load: () => Promise<{ default: ComponentType }>) {
+  let loaded: ComponentType | null = null;
+  const preload = () =>
+    load().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(preload);
+  function Page() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return Object.assign(Page, { preload });
+}
+
 // Pages with little traffic or heavy dependencies load on demand (the landing page's script stays small).
-const PrivacyPage = lazy(() => import(/* webpackChunkName: "page-privacy" */ './pages/PrivacyPage'));
-const TermsPage = lazy(() => import(/* webpackChunkName: "page-terms" */ './pages/TermsPage'));
+export const PrivacyPage = preloadableLazy(
+  () => import(/* webpackChunkName: "page-privacy" */ './pages/PrivacyPage'),
+);
+export const TermsPage = preloadableLazy(
+  () => import(/* webpackChunkName: "page-terms" */ './pages/TermsPage'),
+);
 const CheckoutPage = lazy(() => import(/* webpackChunkName: "page-checkout" */ './checkout/CheckoutPage'));
 
 function PageLoading() {

@@ -532,6 +532,65 @@ describe('booking dialog: submitting', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/checkout/tok_abc123');
   });
 
+  test('onsite right after switching from prepaid: the booking carries the on-site price, never the prepaid one', async () => {
+    // The on-site price is slow to arrive: the prepaid price is still on screen when Confirm Booking is pressed.
+    const { calls } = api({
+      'POST /api/pricing/quote': async (call) => {
+        if (!(call.body as { prepaid: boolean }).prepaid) await new Promise((r) => setTimeout(r, 400));
+        return quoteAnswer(call);
+      },
+    });
+    const { user } = setup();
+    await toContactStep(user);
+    await fillContact(user);
+    await screen.findByText('$99.80');
+    await user.click(screen.getByRole('radio', { name: /Cash on Delivery/ }));
+    await user.click(screen.getByRole('button', { name: 'Confirm Booking' }));
+
+    expect(await screen.findByRole('heading', { name: 'Booking Confirmed!' })).toBeInTheDocument();
+    const sent = calls.find((c) => c.method === 'POST' && c.path === '/api/bookings');
+    expect((sent?.body as { job: { customerValue: string; paymentMethod: string } }).job).toMatchObject({
+      paymentMethod: 'onsite',
+      customerValue: '129.80',
+    });
+    expect(screen.getByText(/You pay \$129\.80 on site/)).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/bookings/quote')).toBe(false);
+  });
+
+  test('prepaid never goes to POST /api/bookings; a callback quote found at submit books on site without a price', async () => {
+    const { calls } = api({
+      'POST /api/pricing/quote': (call) =>
+        calls.filter((c) => c.path === '/api/pricing/quote').length > 1
+          ? {
+              json: {
+                items: [],
+                subtotal: '0.00',
+                discount: '0.00',
+                gst: '0.00',
+                total: '0.00',
+                callbackRequired: true,
+                message: 'Please call for a quote on this tyre size',
+              },
+            }
+          : quoteAnswer(call),
+    });
+    const { user, queryClient } = setup();
+    await toContactStep(user);
+    await fillContact(user);
+    // The price changed on the server since it was shown (e.g. the tyre is out of stock): the cached quote is
+    // dropped, so the booking is priced afresh.
+    queryClient.removeQueries({ queryKey: ['public', 'quote'] });
+    await user.click(screen.getByRole('button', { name: /Confirm/ }));
+    await screen.findByText('Step 7 of 7');
+    const bookings = calls.filter((c) => c.method === 'POST' && c.path === '/api/bookings');
+    for (const b of bookings) {
+      expect((b.body as { job: { paymentMethod: string } }).job.paymentMethod).toBe('onsite');
+    }
+    expect(bookings).toHaveLength(1);
+    expect((bookings[0]?.body as { job: Record<string, unknown> }).job.customerValue).toBeUndefined();
+    expect(calls.some((c) => c.path === '/api/bookings/quote')).toBe(false);
+  });
+
   test('battery service is paid on site: prepaid is not offered and the button reads "Confirm Booking"', async () => {
     api();
     const { user } = setup();
@@ -669,5 +728,60 @@ describe('booking dialog: keyboard', () => {
       'true',
     );
     await act(async () => undefined);
+  });
+});
+
+describe('booking dialog: reload in the middle', () => {
+  test('what was entered is kept for this tab and comes back at the same step after a reload', async () => {
+    api();
+    const { user, unmount } = setup();
+    await chooseDateAndSlot(user);
+    await next(user);
+    await chooseService(user, /Puncture Repair/);
+    await next(user);
+    await fillLocation(user);
+    await next(user);
+    await user.upload(await screen.findByTestId('photo-gallery-input'), [
+      new File(['x'], 'tyre.jpg', { type: 'image/jpeg' }),
+    ]);
+    unmount(); // the page is reloaded
+
+    setup();
+    expect(await screen.findByText('Step 5 of 7')).toBeInTheDocument();
+    expect(screen.getByText(/the photo you\s+added need to be added again/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByText('Step 4 of 7')).toBeInTheDocument();
+    expect(screen.getByLabelText('Registration')).toHaveValue('1ABC234');
+    expect(screen.getByLabelText('Suburb')).toHaveValue('Rockingham');
+  });
+
+  test('a saved date that is now in the past is dropped: back to step 1', async () => {
+    api();
+    window.sessionStorage.setItem(
+      'tyres.booking.draft',
+      JSON.stringify({
+        v: 1,
+        step: 4,
+        photoCount: 0,
+        values: { date: '2026-11-20', timeSlot: '12-2 PM', serviceType: 'puncture-repair' },
+      }),
+    );
+    setup();
+    expect(await screen.findByText('Step 1 of 7')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Tuesday 24 November 2026' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+  });
+
+  test('once the booking is made the draft is gone (a reload cannot book it twice)', async () => {
+    api();
+    const { user } = setup();
+    await toContactStep(user);
+    await fillContact(user);
+    await user.click(screen.getByRole('radio', { name: /Cash on Delivery/ }));
+    await user.click(screen.getByRole('button', { name: 'Confirm Booking' }));
+    await screen.findByRole('heading', { name: 'Booking Confirmed!' });
+    expect(window.sessionStorage.getItem('tyres.booking.draft')).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router-dom';
 import { ApiError } from '@tyres/platform/api';
 import { injectStyles } from '@tyres/platform/styles';
 import { useToast } from '@tyres/platform/toast';
+import { dialogEntryOnTop } from '../components/booking-history';
 import { CheckIcon, CloseIcon } from '../components/icons';
 import { serviceLabel, type ServiceType } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
@@ -23,6 +24,7 @@ import {
   createBooking,
   createQuote,
   newKey,
+  quoteFor,
   recheckTimeSlots,
   TIME_SLOTS_ROOT,
   uploadPhotos,
@@ -30,6 +32,7 @@ import {
   type BookingPayload,
 } from './api';
 import css from './booking.css';
+import { clearDraft, loadDraft, saveDraft } from './draft';
 import { isIsoDate, perthToday, slotHasPassed, TIME_SLOTS } from './perth';
 import { PhotoStep } from './PhotoStep';
 import { maxPhotos } from './photos';
@@ -55,7 +58,8 @@ injectStyles('booking', css);
 
 export interface BookingDialogProps {
   open: boolean;
-  onClose: () => void;
+  /** navigating: the dialog is closing because the page changes (the checkout), see booking-context. */
+  onClose: (options?: { navigating?: boolean }) => void;
   initialService?: ServiceType;
   /** Changes every time a booking button is pressed. */
   openSeq: number;
@@ -150,14 +154,17 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
   const headingEl = useRef<HTMLHeadingElement | null>(null);
   const maxYear = useMemo(() => Number(perthToday().slice(0, 4)) + 1, []);
   const schema = useMemo(() => bookingSchema(maxYear), [maxYear]);
+  // A reload in the middle of the dialog brings back the same step and answers (see draft.ts).
+  const [draft] = useState(() => loadDraft());
   const form = useForm<BookingValues>({
     resolver: zodResolver(schema),
-    defaultValues: defaultValues(),
+    defaultValues: draft?.values ?? defaultValues(),
     mode: 'onTouched',
   });
   const { control, setValue, getValues, trigger, reset, setFocus } = form;
-  const [step, setStep] = useState<Step>(1);
+  const [step, setStep] = useState<Step>(draft?.step ?? 1);
   const [photos, setPhotos] = useState<File[]>([]);
+  const [photosToAddAgain, setPhotosToAddAgain] = useState(draft?.photoCount ?? 0);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [singleTyre, setSingleTyre] = useState(false);
@@ -224,14 +231,30 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
   const resetAll = useCallback(() => {
     reset(defaultValues());
     setPhotos([]);
+    setPhotosToAddAgain(0);
     setOutcome(null);
     setStep(1);
     forcedOnsite.current = false;
     idempotency.current = null;
+    clearDraft();
   }, [reset]);
 
+  // Keep the draft up to date while the booking is being filled in (not once it is made).
+  useEffect(() => {
+    if (step === TOTAL_STEPS) return;
+    const save = () => saveDraft({ step, values: getValues(), photoCount: photos.length + photosToAddAgain });
+    save();
+    const subscription = form.watch(save);
+    return () => subscription.unsubscribe();
+  }, [form, getValues, step, photos.length, photosToAddAgain]);
+
+  // Closing the confirmation resets the form, whichever way it is closed (button, Esc, the phone's Back);
+  // closing part way keeps what was entered.
+  useEffect(() => {
+    if (!open && step === TOTAL_STEPS) resetAll();
+  }, [open, step, resetAll]);
+
   const close = useCallback(() => {
-    // Closing the confirmation resets the form; closing part way keeps what was entered.
     if (step === TOTAL_STEPS) resetAll();
     onClose();
   }, [step, resetAll, onClose]);
@@ -307,7 +330,24 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
       }
 
       const size = usesTyreDetails(values.serviceType) ? tyreSizeOf(values) : null;
-      const method = isPrepaidAllowed(values.serviceType, callbackRequired) ? values.paymentMethod : 'onsite';
+      const quoteInput = {
+        serviceType: values.serviceType,
+        tyreSize: size,
+        quantity: usesTyreDetails(values.serviceType) ? values.quantity : 1,
+      };
+      // The price of exactly what is being booked (the one on screen may still be the previous choice's, e.g.
+      // the prepaid price a moment after switching to pay on site).
+      let priced = await quoteFor(queryClient, {
+        ...quoteInput,
+        prepaid: values.paymentMethod === 'prepaid',
+      });
+      const method = isPrepaidAllowed(values.serviceType, priced.callbackRequired)
+        ? values.paymentMethod
+        : 'onsite';
+      if (method === 'onsite' && values.paymentMethod === 'prepaid') {
+        priced = await quoteFor(queryClient, { ...quoteInput, prepaid: false });
+      }
+      const onsiteTotal = priced.callbackRequired ? null : priced.total;
       const payload: BookingPayload = {
         customer: {
           name: values.customerName.trim(),
@@ -374,9 +414,7 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
             ...payload.job,
             paymentMethod: 'onsite',
             status: 'new',
-            ...(quote.data && !quote.data.callbackRequired
-              ? { customerValue: String(quote.data.total) }
-              : {}),
+            ...(onsiteTotal !== null ? { customerValue: String(onsiteTotal) } : {}),
           },
         };
         let answer;
@@ -406,10 +444,12 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
           kind: 'onsite',
           jobNumber: answer.jobNumber,
           values,
-          total: quote.data && !quote.data.callbackRequired ? quote.data.total : null,
+          total: onsiteTotal,
           photosFailed,
         });
       }
+      // The booking exists: a reload from here must not offer to book it again.
+      clearDraft();
       void queryClient.invalidateQueries({ queryKey: TIME_SLOTS_ROOT });
       goTo(7);
     } finally {
@@ -444,9 +484,12 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
   const continueToPayment = () => {
     if (outcome?.kind !== 'prepaid') return;
     const token = outcome.bookingToken;
+    // The dialog's own history entry (pushed when it opened) becomes the checkout, so Back from the checkout
+    // returns to the page the customer booked from.
+    const replace = dialogEntryOnTop();
     resetAll();
-    onClose();
-    navigate(`/checkout/${encodeURIComponent(token)}`);
+    onClose({ navigating: true });
+    navigate(`/checkout/${encodeURIComponent(token)}`, { replace });
   };
 
   const percent = stepPercent(step);
@@ -527,7 +570,11 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
                 <PhotoStep
                   {...headingProps}
                   photos={photos}
-                  onChange={setPhotos}
+                  onChange={(list) => {
+                    setPhotos(list);
+                    setPhotosToAddAgain(0);
+                  }}
+                  photosToAddAgain={photosToAddAgain}
                   max={photoLimit}
                   tyreSizeKnown={tyreSize !== null}
                 />

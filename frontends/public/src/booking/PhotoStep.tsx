@@ -8,6 +8,8 @@ export interface PhotoStepProps {
   onChange: (photos: File[]) => void;
   max: number;
   tyreSizeKnown: boolean;
+  /** Photos added before the page was reloaded (files cannot be kept): the customer is asked to add them again. */
+  photosToAddAgain?: number;
   headingId: string;
   headingRef: (el: HTMLHeadingElement | null) => void;
 }
@@ -50,7 +52,15 @@ function Thumbnail({ file, onRemove }: { file: File; onRemove: () => void }) {
  * highlight while a drag is over; thumbnails with a remove button. Limits: jpeg/png/webp, 5 MB each, 5 files
  * (3 when the tyre size is unknown); a batch that would pass the maximum is rejected whole.
  */
-export function PhotoStep({ photos, onChange, max, tyreSizeKnown, headingId, headingRef }: PhotoStepProps) {
+export function PhotoStep({
+  photos,
+  onChange,
+  max,
+  tyreSizeKnown,
+  photosToAddAgain = 0,
+  headingId,
+  headingRef,
+}: PhotoStepProps) {
   const { toast } = useToast();
   const camera = useRef<HTMLInputElement>(null);
   const gallery = useRef<HTMLInputElement>(null);
@@ -90,6 +100,12 @@ export function PhotoStep({ photos, onChange, max, tyreSizeKnown, headingId, hea
         Optional. Photos of your tyres help us bring the right gear. <strong>No tyre knowledge needed</strong>{' '}
         – a photo of the tyre sidewall tells us the size.
       </p>
+      {photosToAddAgain > 0 && photos.length === 0 && (
+        <p className="bk-hint bk-hint--warn">
+          The page was reloaded, so the {photosToAddAgain === 1 ? 'photo' : `${photosToAddAgain} photos`} you
+          added need to be added again (or skip this step).
+        </p>
+      )}
       <ul className="bk-tips" aria-label="Photo tips">
         <li>Use good lighting</li>
         <li>Take photos from multiple angles</li>

@@ -110,13 +110,25 @@ export async function fetchQuote(input: QuoteInput): Promise<PriceQuote> {
   }
 }
 
+export const quoteKey = (input: QuoteInput) => ['public', 'quote', input] as const;
+
 export function useQuote(input: QuoteInput) {
   return useQuery({
-    queryKey: ['public', 'quote', input],
+    queryKey: quoteKey(input),
     queryFn: () => fetchQuote(input),
     enabled: input.serviceType !== '',
+    // While a new price loads the previous one stays on screen; it is never used for the booking itself
+    // (see quoteFor).
     placeholderData: (previous) => previous,
   });
+}
+
+/**
+ * The quote for exactly this input, from the cache or the server: what the booking is made with. The quote on
+ * screen may still be the previous input's (e.g. the prepaid price just after switching to pay on site).
+ */
+export function quoteFor(queryClient: QueryClient, input: QuoteInput): Promise<PriceQuote> {
+  return queryClient.fetchQuery({ queryKey: quoteKey(input), queryFn: () => fetchQuote(input) });
 }
 
 // ------------------------------------------------------------------------------------------------ bookings

@@ -14,6 +14,12 @@ import {
 } from 'react';
 import type { ServiceType } from '../site/content';
 import { takeEarlyIntent } from '../site/early-intent';
+import {
+  dialogEntryOnTop,
+  markDialogClosed,
+  markDialogOpen,
+  shouldReopenAfterReload,
+} from './booking-history';
 import { phoneLabel, useSite } from '../site/context';
 
 /**
@@ -110,23 +116,49 @@ export function BookingProvider({ children }: { children: ReactNode }) {
   });
   const opener = useRef<HTMLElement | null>(null);
 
+  const isOpen = useRef(false);
+
   const open = useCallback((options: OpenOptions = {}) => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    isOpen.current = true;
+    markDialogOpen();
     setState((s) => ({ open: true, started: true, options, seq: s.seq + 1 }));
   }, []);
-  const close = useCallback(() => {
+  const hide = useCallback(() => {
+    isOpen.current = false;
     setState((s) => ({ ...s, open: false }));
     // Back to the button that opened the dialog (keyboard and screen-reader users keep their place).
     const target = opener.current;
     if (target?.isConnected) requestAnimationFrame(() => target.focus());
   }, []);
+  const close = useCallback(
+    (options?: { navigating?: boolean }) => {
+      if (!isOpen.current) return;
+      markDialogClosed(options);
+      hide();
+    },
+    [hide],
+  );
   const api = useMemo(() => ({ open }), [open]);
 
+  // The phone's Back button (or gesture) closes the dialog rather than leaving the page.
+  useEffect(() => {
+    const onPop = () => {
+      if (isOpen.current && !dialogEntryOnTop()) {
+        markDialogClosed({ navigating: true });
+        hide();
+      }
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, [hide]);
+
   // A booking button pressed before the page was hydrated (the shell records it, see shell/src/early-intent.ts)
-  // opens the dialog as soon as the site is live.
+  // opens the dialog as soon as the site is live; so does a reload while the dialog was open.
   useEffect(() => {
     const intent = takeEarlyIntent();
     if (intent) open({ serviceType: intent.serviceType as ServiceType | undefined });
+    else if (shouldReopenAfterReload()) open();
   }, [open]);
 
   return (

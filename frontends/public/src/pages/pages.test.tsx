@@ -103,6 +103,54 @@ describe('landing page', () => {
     );
   });
 
+  test("the phone's Back button closes the booking dialog instead of leaving the page", async () => {
+    stubFetch({ 'GET /api/time-slots': { json: [] } });
+    const user = userEvent.setup();
+    renderSite('/');
+    await user.click(screen.getByRole('button', { name: 'Check Service Availability' }));
+    await screen.findByRole('dialog', { name: 'Book a Service' }, { timeout: 10_000 });
+    expect((window.history.state as Record<string, unknown>).tyresBookingDialog).toBe(true);
+    expect(window.sessionStorage.getItem('tyres.booking.open')).toBe('1');
+
+    window.history.back();
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Book a Service' })).not.toBeInTheDocument(),
+    );
+    expect(window.sessionStorage.getItem('tyres.booking.open')).toBeNull();
+    expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument(); // still on the landing page
+  });
+
+  test('closing the dialog with its button goes back over its history entry', async () => {
+    stubFetch({ 'GET /api/time-slots': { json: [] } });
+    const user = userEvent.setup();
+    renderSite('/');
+    await user.click(screen.getByRole('button', { name: 'Check Service Availability' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Book a Service' }, { timeout: 10_000 });
+    expect((window.history.state as Record<string, unknown>).tyresBookingDialog).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Close booking' }));
+    await waitFor(() =>
+      expect((window.history.state as Record<string, unknown> | null)?.tyresBookingDialog).toBeUndefined(),
+    );
+  });
+
+  test('a reload while the dialog was open reopens it with what was entered', async () => {
+    stubFetch({ 'GET /api/time-slots': { json: [] } });
+    window.sessionStorage.setItem('tyres.booking.open', '1');
+    window.sessionStorage.setItem(
+      'tyres.booking.draft',
+      JSON.stringify({
+        v: 1,
+        step: 2,
+        photoCount: 0,
+        values: { date: '2099-01-05', timeSlot: '12-2 PM', serviceType: 'puncture-repair' },
+      }),
+    );
+    renderSite('/');
+    const dialog = await screen.findByRole('dialog', { name: 'Book a Service' }, { timeout: 10_000 });
+    expect(within(dialog).getByText('Step 2 of 7')).toBeInTheDocument();
+    expect(within(dialog).getByRole('radio', { name: /Puncture Repair/ })).toBeChecked();
+  });
+
   test('metadata: title, description, canonical and LocalBusiness structured data', async () => {
     renderSite('/');
     await waitFor(() => expect(document.title).toMatch(/^Mobile Tyres Perth & Peel/));

@@ -10,3 +10,8 @@ if (typeof window !== 'undefined') {
   window.scrollTo = () => undefined;
   Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 }
+
+// The booking dialog keeps a draft in sessionStorage (booking/draft.ts): every test starts without one.
+if (typeof afterEach === 'function' && typeof window !== 'undefined') {
+  afterEach(() => window.sessionStorage.clear());
+}

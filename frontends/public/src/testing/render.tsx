@@ -38,7 +38,7 @@ export interface StubResponse {
   json?: unknown;
   text?: string;
 }
-export type StubAnswer = StubResponse | ((call: StubCall) => StubResponse);
+export type StubAnswer = StubResponse | ((call: StubCall) => StubResponse | Promise<StubResponse>);
 
 /** Routes are "METHOD /path" (query ignored); the first match wins. Unknown calls answer 404. */
 export function stubFetch(routes: Record<string, StubAnswer>) {
@@ -66,7 +66,7 @@ export function stubFetch(routes: Record<string, StubAnswer>) {
       return p.endsWith('*') ? url.pathname.startsWith(p.slice(0, -1)) : url.pathname === p;
     });
     const route: StubAnswer = key ? routes[key]! : { status: 404, json: { message: 'Not found' } };
-    const answer = typeof route === 'function' ? route(call) : route;
+    const answer = typeof route === 'function' ? await route(call) : route;
     const status = answer.status ?? 200;
     const text = answer.text ?? (answer.json !== undefined ? JSON.stringify(answer.json) : '');
     // A minimal Response (jsdom has none): what @tyres/platform/api reads.
