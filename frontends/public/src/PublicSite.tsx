@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Route, Routes, useLocation, useParams } from 'react-router-dom';
 import type { RemoteAppProps } from '@tyres/platform';
 import { BookingProvider } from './components/booking-context';
@@ -7,36 +7,14 @@ import { SiteProvider, type SiteInfo } from './site/context';
 import { AboutPage } from './pages/AboutPage';
 import { LandingPage } from './pages/LandingPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import PrivacyPage from './pages/PrivacyPage';
 import { SuburbPage } from './pages/SuburbPage';
+import TermsPage from './pages/TermsPage';
 
-/**
- * A page loaded on demand that can also be loaded up front: the prerenderer loads it before rendering
- * (ssr.tsx), so the prerendered HTML holds the finished page. A React.lazy that suspends while prerendering
- * leaves the page hidden behind inline scripts that the Content-Security-Policy blocks (crawlers and the first
- * paint would see "Loading…" only).
- */
-function preloadableLazy(load: () => Promise<{ default: ComponentType }>) {
-  let loaded: ComponentType | null = null;
-  const preload = () =>
-    load().then((module) => {
-      loaded = module.default;
-      return module;
-    });
-  const Lazy = lazy(preload);
-  function Page() {
-    const Loaded = loaded;
-    return Loaded ? <Loaded /> : <Lazy />;
-  }
-  return Object.assign(Page, { preload });
-}
-
-// Pages with little traffic or heavy dependencies load on demand (the landing page's script stays small).
-export const PrivacyPage = preloadableLazy(
-  () => import(/* webpackChunkName: "page-privacy" */ './pages/PrivacyPage'),
-);
-export const TermsPage = preloadableLazy(
-  () => import(/* webpackChunkName: "page-terms" */ './pages/TermsPage'),
-);
+// Privacy and Terms are prerendered, so they are part of the page's script, not lazy: React's prerenderer outlines
+// a large Suspense boundary (more than progressiveChunkSize, 12.8 kB of HTML) behind inline <script>s that the
+// Content-Security-Policy blocks, which left these pages showing "Loading…" to crawlers and before hydration.
+// Pages that are never prerendered (the checkout, with Stripe) load on demand.
 const CheckoutPage = lazy(() => import(/* webpackChunkName: "page-checkout" */ './checkout/CheckoutPage'));
 
 function PageLoading() {
@@ -111,22 +89,8 @@ export function PublicSite(props: RemoteAppProps) {
           <Routes>
             <Route index element={<LandingPage />} />
             <Route path="about" element={<AboutPage />} />
-            <Route
-              path="privacy"
-              element={
-                <Suspense fallback={<PageLoading />}>
-                  <PrivacyPage />
-                </Suspense>
-              }
-            />
-            <Route
-              path="terms"
-              element={
-                <Suspense fallback={<PageLoading />}>
-                  <TermsPage />
-                </Suspense>
-              }
-            />
+            <Route path="privacy" element={<PrivacyPage />} />
+            <Route path="terms" element={<TermsPage />} />
             <Route
               path="checkout/:token"
               element={

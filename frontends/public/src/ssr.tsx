@@ -5,11 +5,7 @@
 import { StaticRouter } from 'react-router-dom';
 import type { RemoteAppProps } from '@tyres/platform';
 import css from './public.css';
-import { PrivacyPage, PublicSite, TermsPage } from './PublicSite';
-
-// The crawlable pages loaded on demand in the browser are loaded now, before the prerenderer renders them, so
-// their HTML is complete (see preloadableLazy).
-export const pagesLoaded: Promise<unknown> = Promise.all([PrivacyPage.preload(), TermsPage.preload()]);
+import { PublicSite } from './PublicSite';
 
 export { crawlablePages } from './site/meta';
 export { headTags, renderHeadTags } from './site/head';
