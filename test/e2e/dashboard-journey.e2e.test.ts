@@ -105,6 +105,9 @@ test('technician (phone): sees only the assigned job, starts work with the SMS o
   );
   await start.getByRole('button', { name: 'Start Work' }).click();
   await page.getByText('Work Started').waitFor();
+  // On a phone the toast sits over the top of the screen, where the dialog may have scrolled the next action: the
+  // technician closes it (or waits for it to go) before tapping what is underneath.
+  await page.getByRole('button', { name: 'Dismiss notification', exact: true }).click();
 
   await page.getByRole('button', { name: 'Complete Work' }).click();
   await page.getByText('Work Completed').waitFor();
