@@ -50,6 +50,10 @@ export default function PrivacyPage() {
           Your information is stored securely and kept only as long as we need it for the purposes above or as
           the law requires.
         </p>
+        <p>
+          While you fill in the booking form, your answers are kept in your browser for that tab only, so a
+          reload does not lose them. They are deleted when the booking is made or the tab is closed.
+        </p>
 
         <h2>Access and correction</h2>
         <p>

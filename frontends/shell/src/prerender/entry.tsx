@@ -43,6 +43,9 @@ export async function renderPage(path: string, config: AppConfig, hostname: stri
         serverHostname={hostname}
       />
     </StrictMode>,
+    // One complete document, never streamed in chunks: a chunked boundary would need React's inline scripts to
+    // finish the page, and the site's CSP forbids inline scripts (crawlers would see "Loading…").
+    { progressiveChunkSize: Infinity },
   );
   return new Response(prelude).text();
 }
