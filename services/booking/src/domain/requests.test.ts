@@ -120,6 +120,11 @@ describe('staff booking form', () => {
     ['short address', (b) => (b.job.address = '1 A'), 'Full address is required'],
     ['one-letter suburb', (b) => (b.job.suburb = 'M'), 'Suburb is required'],
     ['missing colour', () => undefined, 'Vehicle color is required'],
+    [
+      'no payment method',
+      (b) => delete (b.job as Partial<Body['job']> & { paymentMethod?: string }).paymentMethod,
+      'Please select a payment method',
+    ],
   ])('%s -> "%s"', (label, mutate, message) => {
     const withColour = (b: Body) => {
       if (label !== 'missing colour') (b.vehicle as Body['vehicle'] & { color?: string }).color = 'Silver';

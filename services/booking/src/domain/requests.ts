@@ -104,7 +104,10 @@ function bookingSchema(staff: boolean) {
     suburb: staff ? trimmed(MSG.staffSuburb, 2, 100) : trimmed(MSG.suburb, 1, 100),
     postcode,
     notes: optionalText(2000, 'Notes are too long (2000 characters at most)'),
-    paymentMethod: paymentMethodSchema.optional(),
+    // Required on the staff form (spec section 5); the public dialog books onsite unless it asks for a quote.
+    paymentMethod: staff
+      ? z.enum(['onsite', 'prepaid'], { error: 'Please select a payment method' })
+      : paymentMethodSchema.optional(),
   });
   const vehicle = z.object({
     make: trimmed(MSG.make, 1, 100),
