@@ -513,6 +513,15 @@ describe('booking dialog: submitting', () => {
     );
   });
 
+  test('step 6 keeps the total next to the confirm button, for the payment method chosen', async () => {
+    api();
+    const { user } = setup();
+    await toContactStep(user);
+    expect(await screen.findByText('Total to pay now: $99.80')).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: /Cash on Delivery/ }));
+    expect(await screen.findByText('Total to pay on site: $129.80')).toBeInTheDocument();
+  });
+
   test('prepaid: quote, then "Continue to Secure Payment" goes to the checkout', async () => {
     const { calls } = api();
     const onClose = jest.fn();

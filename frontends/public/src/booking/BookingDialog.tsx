@@ -599,6 +599,17 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
             </div>
 
             <footer className="bk-dialog__footer">
+              {/* On a phone the price summary is above the fold of step 6: the total stays next to the button (not for a
+                  price given on site, e.g. battery service). */}
+              {step === 6 &&
+                quote.data &&
+                !callbackRequired &&
+                !quote.isFetching &&
+                Number(quote.data.total) > 0 && (
+                  <p className="bk-dialog__total">
+                    {`${prepaid ? 'Total to pay now' : 'Total to pay on site'}: ${formatMoney(quote.data.total)}`}
+                  </p>
+                )}
               {step > 1 && step < TOTAL_STEPS && (
                 <button type="button" className="pub-btn pub-btn--ghost" onClick={back} disabled={submitting}>
                   Back
