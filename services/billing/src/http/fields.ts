@@ -20,6 +20,23 @@ interface MoneyRules {
   nonNegative?: string;
 }
 
+/** The money rules shared by required and optional inputs: a Decimal, or the message of the first broken rule. */
+function checkMoney(value: unknown, rules: Omit<MoneyRules, 'required'>): Decimal | { message: string } {
+  const parsed = parseMoney(value);
+  if (!parsed.ok) {
+    const message =
+      parsed.reason === 'not-a-number'
+        ? rules.invalid
+        : parsed.reason === 'too-large'
+          ? MESSAGES.tooLarge
+          : MESSAGES.decimal;
+    return { message };
+  }
+  if (rules.positive && parsed.value.lte(0)) return { message: rules.positive };
+  if (rules.nonNegative && parsed.value.lt(0)) return { message: rules.nonNegative };
+  return parsed.value;
+}
+
 /** A money input (decimal string with up to 2 places, or a number) as a Decimal. */
 export function money(rules: MoneyRules) {
   return z
@@ -30,26 +47,12 @@ export function money(rules: MoneyRules) {
         ctx.addIssue({ code: 'custom', message: rules.required });
         return z.NEVER;
       }
-      const parsed = parseMoney(value);
-      if (!parsed.ok) {
-        const message =
-          parsed.reason === 'not-a-number'
-            ? rules.invalid
-            : parsed.reason === 'too-large'
-              ? MESSAGES.tooLarge
-              : MESSAGES.decimal;
-        ctx.addIssue({ code: 'custom', message });
+      const checked = checkMoney(value, rules);
+      if ('message' in checked) {
+        ctx.addIssue({ code: 'custom', message: checked.message });
         return z.NEVER;
       }
-      if (rules.positive && parsed.value.lte(0)) {
-        ctx.addIssue({ code: 'custom', message: rules.positive });
-        return z.NEVER;
-      }
-      if (rules.nonNegative && parsed.value.lt(0)) {
-        ctx.addIssue({ code: 'custom', message: rules.nonNegative });
-        return z.NEVER;
-      }
-      return parsed.value;
+      return checked;
     });
 }
 
@@ -60,26 +63,12 @@ export function optionalMoney(rules: Omit<MoneyRules, 'required'>) {
     .optional()
     .transform((value: unknown, ctx): Decimal | undefined => {
       if (blank(value)) return undefined;
-      const parsed = parseMoney(value);
-      if (!parsed.ok) {
-        const message =
-          parsed.reason === 'not-a-number'
-            ? rules.invalid
-            : parsed.reason === 'too-large'
-              ? MESSAGES.tooLarge
-              : MESSAGES.decimal;
-        ctx.addIssue({ code: 'custom', message });
+      const checked = checkMoney(value, rules);
+      if ('message' in checked) {
+        ctx.addIssue({ code: 'custom', message: checked.message });
         return z.NEVER;
       }
-      if (rules.positive && parsed.value.lte(0)) {
-        ctx.addIssue({ code: 'custom', message: rules.positive });
-        return z.NEVER;
-      }
-      if (rules.nonNegative && parsed.value.lt(0)) {
-        ctx.addIssue({ code: 'custom', message: rules.nonNegative });
-        return z.NEVER;
-      }
-      return parsed.value;
+      return checked;
     });
 }
 
