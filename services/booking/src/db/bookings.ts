@@ -16,6 +16,7 @@ import { MSG } from '../domain/messages';
 import { computeQuote, prepaidAllowed, type Quote } from '../domain/pricing';
 import type { NormalizedBooking } from '../domain/requests';
 import { formatJobNumber, hashToken, newBookingToken } from '../domain/tokens';
+import { PHOTO_COLUMNS } from './photo-columns';
 import {
   bookingCreatedEvent,
   bookingPhotoAddedEvent,
@@ -348,16 +349,7 @@ export class Bookings {
     const photos = await tx.jobPhoto.findMany({
       where: { bookingId: found.id },
       orderBy: { uploadedAt: 'asc' },
-      select: {
-        id: true,
-        jobId: true,
-        type: true,
-        filename: true,
-        originalName: true,
-        mimeType: true,
-        size: true,
-        uploadedAt: true,
-      },
+      select: PHOTO_COLUMNS,
     });
     // One eventMeta per event, in publishing order: BookingCreated first, then the photos the quote already had.
     await this.deps.outbox.enqueue(tx, [

@@ -8,6 +8,7 @@ import { EXTENSION, maxPhotos } from '../domain/photos';
 import { bookingPhotoAddedEvent, eventMeta, type PhotoRow } from '../events/builders';
 import type { Db, Tx } from './client';
 import { TX_OPTIONS } from './bookings';
+import { PHOTO_COLUMNS } from './photo-columns';
 
 export interface IncomingPhoto {
   data: Buffer;
@@ -33,17 +34,6 @@ export const photoView = (p: PhotoRow) => ({
   size: p.size,
   uploadedAt: p.uploadedAt.toISOString(),
 });
-
-const PHOTO_COLUMNS = {
-  id: true,
-  jobId: true,
-  type: true,
-  filename: true,
-  originalName: true,
-  mimeType: true,
-  size: true,
-  uploadedAt: true,
-} as const;
 
 export class Photos {
   constructor(
