@@ -1,20 +1,27 @@
 // One jest run, two projects: fast unit tests beside the code, integration suites against real infra.
 const swc = [
   '@swc/jest',
-  { jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' }, module: { type: 'commonjs' } },
+  {
+    jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  },
 ];
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
-    '^@tyres/(events|service-kit|prisma-tools|testkit)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@tyres/(events|service-kit|prisma-tools|testkit|reference-data)$': '<rootDir>/packages/$1/src/index.ts',
   },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
 };
 const swcWeb = [
   '@swc/jest',
   {
-    jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } },
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      target: 'es2022',
+      transform: { react: { runtime: 'automatic' } },
+    },
     module: { type: 'commonjs' },
   },
 ];
@@ -30,7 +37,10 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{packages,services}/*/test/integration/**/*.int.test.ts', '<rootDir>/test/integration/**/*.int.test.ts'],
+      testMatch: [
+        '<rootDir>/{packages,services}/*/test/integration/**/*.int.test.ts',
+        '<rootDir>/test/integration/**/*.int.test.ts',
+      ],
     },
     {
       // Front-end component tests (React Testing Library in jsdom).
@@ -39,6 +49,7 @@ module.exports = {
       transform: { '^.+\\.(ts|tsx)$': swcWeb },
       moduleNameMapper: {
         '^@tyres/platform$': '<rootDir>/frontends/platform/src/index.ts',
+        '^@tyres/reference-data$': '<rootDir>/packages/reference-data/src/index.ts',
         '^@tyres/platform/(.*)$': '<rootDir>/frontends/platform/src/$1',
         '\\.(css|less|svg|png|jpe?g|webp)$': '<rootDir>/test/support/style-stub.js',
       },

@@ -5,6 +5,8 @@ const path = require('node:path');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 
 const PLATFORM_SRC = path.resolve(__dirname, '../src');
+/** Plain shared data (the landing suburbs), compiled from source like the platform code. */
+const REFERENCE_DATA_SRC = path.resolve(__dirname, '../../../packages/reference-data/src');
 
 /**
  * Singletons every front end shares (architecture 7, conventions "Front ends"). Versions come from
@@ -85,13 +87,13 @@ function createConfig({ dir, mode, federation, publicPath, entry = {}, plugins =
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.mjs'],
-      alias: { '@tyres/platform': PLATFORM_SRC },
+      alias: { '@tyres/platform': PLATFORM_SRC, '@tyres/reference-data': REFERENCE_DATA_SRC },
     },
     module: {
       rules: [
         {
           test: /\.[cm]?tsx?$/,
-          include: [path.join(dir, 'src'), PLATFORM_SRC],
+          include: [path.join(dir, 'src'), PLATFORM_SRC, REFERENCE_DATA_SRC],
           use: {
             loader: 'swc-loader',
             options: {
@@ -131,4 +133,4 @@ function createConfig({ dir, mode, federation, publicPath, entry = {}, plugins =
   };
 }
 
-module.exports = { createConfig, sharedSingletons, PLATFORM_SRC };
+module.exports = { createConfig, sharedSingletons, PLATFORM_SRC, REFERENCE_DATA_SRC };

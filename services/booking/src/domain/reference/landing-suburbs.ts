@@ -1,62 +1,14 @@
+import { LANDING_SUBURBS as SHARED } from '@tyres/reference-data';
 import type { Region } from './gazetteer';
 
 /**
- * The 42 suburbs linked from the landing page's Areas section, by region, in display order. Postcodes are the
- * suburbs' Australia Post postcodes (the same as in the gazetteer).
+ * The 42 suburbs linked from the landing page's Areas section, by region, in display order: the list shared with the
+ * public site (packages/reference-data), in the seed's shape. Postcodes are the gazetteer's.
  */
-export const LANDING_SUBURBS: readonly { suburb: string; postcode: string; region: Region }[] = [
-  ...(
-    [
-      ['Perth', '6000'],
-      ['Fremantle', '6160'],
-      ['Joondalup', '6027'],
-      ['Scarborough', '6019'],
-      ['Subiaco', '6008'],
-      ['Morley', '6062'],
-      ['Midland', '6056'],
-      ['Cannington', '6107'],
-      ['Armadale', '6112'],
-      ['Rockingham', '6168'],
-      ['Baldivis', '6171'],
-      ['Ellenbrook', '6069'],
-      ['Canning Vale', '6155'],
-      ['Osborne Park', '6017'],
-      ['Wanneroo', '6065'],
-      ['Clarkson', '6030'],
-      ['Butler', '6036'],
-      ['Cockburn Central', '6164'],
-      ['Success', '6164'],
-      ['Victoria Park', '6100'],
-      ['Belmont', '6104'],
-      ['Malaga', '6090'],
-      ['Thornlie', '6108'],
-      ['Willetton', '6155'],
-    ] as const
-  ).map(([suburb, postcode]) => ({ suburb, postcode, region: 'Perth Metro' as const })),
-  ...(
-    [
-      ['Mandurah', '6210'],
-      ['Halls Head', '6210'],
-      ['Falcon', '6210'],
-      ['Dawesville', '6211'],
-      ['Meadow Springs', '6210'],
-      ['Lakelands', '6180'],
-      ['Pinjarra', '6208'],
-      ['Greenfields', '6210'],
-      ['Erskine', '6210'],
-      ['South Yunderup', '6208'],
-    ] as const
-  ).map(([suburb, postcode]) => ({ suburb, postcode, region: 'Peel Region' as const })),
-  ...(
-    [
-      ['Kalamunda', '6076'],
-      ['Mundaring', '6073'],
-      ['Lesmurdie', '6076'],
-      ['Roleystone', '6111'],
-      ['Byford', '6122'],
-      ['Mount Helena', '6082'],
-      ['Gidgegannup', '6083'],
-      ['Bullsbrook', '6084'],
-    ] as const
-  ).map(([suburb, postcode]) => ({ suburb, postcode, region: 'Hills & Extended' as const })),
-];
+export const LANDING_SUBURBS: readonly { suburb: string; postcode: string; region: Region }[] = SHARED.map(
+  (s) => ({
+    suburb: s.name,
+    postcode: s.postcode,
+    region: s.region,
+  }),
+);

@@ -1,0 +1,1 @@
+export { LANDING_SUBURBS, type Region, type Suburb } from './landing-suburbs';
