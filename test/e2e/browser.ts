@@ -55,12 +55,21 @@ export interface PageHandle {
   errors: string[];
 }
 
+/** A screen size of its own: width and height, and whether it is a touch phone. */
+export interface ScreenSize {
+  width: number;
+  height: number;
+  mobile: boolean;
+}
+
 /** A fresh context (no cookies) at the given viewport, collecting console and page errors. */
-export async function openPage(browser: Browser, viewport: ViewportName): Promise<PageHandle> {
+export async function openPage(browser: Browser, viewport: ViewportName | ScreenSize): Promise<PageHandle> {
+  const size: ScreenSize =
+    typeof viewport === 'string' ? { ...VIEWPORTS[viewport], mobile: viewport === 'phone' } : viewport;
   const context = await browser.newContext({
-    viewport: VIEWPORTS[viewport],
-    isMobile: viewport === 'phone',
-    hasTouch: viewport === 'phone',
+    viewport: { width: size.width, height: size.height },
+    isMobile: size.mobile,
+    hasTouch: size.mobile,
     deviceScaleFactor: 1,
     locale: 'en-AU',
     timezoneId: 'Australia/Perth',

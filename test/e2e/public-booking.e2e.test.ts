@@ -16,6 +16,7 @@ import {
   next,
   pickDateAndSlot,
   PNG_1X1,
+  quoteDirectly,
 } from './public-helpers';
 
 jest.setTimeout(120_000);
@@ -163,25 +164,7 @@ describe('public booking', () => {
     handle = await openPage(requireBrowser(), 'phone');
     const { page } = handle;
     const { date, slot } = await freeSlot();
-    const quote = await fetch(`${BASE_URL}/api/bookings/quote`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        customer: { name: 'Declined Customer', email: 'declined@example.com', phone: '0400 111 222' },
-        vehicle: { make: 'Ford', model: 'Ranger', year: 2020, registration: 'DECL1' },
-        job: {
-          serviceType: 'puncture-repair',
-          scheduledDate: date,
-          timeSlot: slot,
-          address: '5 Test Street',
-          suburb: 'Mandurah',
-          postcode: '6210',
-          paymentMethod: 'prepaid',
-        },
-      }),
-    });
-    expect(quote.status).toBe(201);
-    const { bookingToken } = (await quote.json()) as { bookingToken: string };
+    const bookingToken = await quoteDirectly(date, slot);
 
     await page.goto(`${BASE_URL}/checkout/${encodeURIComponent(bookingToken)}`);
     const pay = page.getByRole('region', { name: 'Card payment' });

@@ -94,6 +94,29 @@ export async function bookDirectly(date: string, slot: string): Promise<Response
   });
 }
 
+/** A prepaid quote made straight through the API (as the dialog does); returns its booking token. */
+export async function quoteDirectly(date: string, slot: string, address = '5 Test Street'): Promise<string> {
+  const res = await fetch(`${BASE_URL}/api/bookings/quote`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      customer: { name: 'Prepaid Customer', email: 'prepaid@example.com', phone: '0400 111 222' },
+      vehicle: { make: 'Ford', model: 'Ranger', year: 2020, registration: 'PREP1' },
+      job: {
+        serviceType: 'puncture-repair',
+        scheduledDate: date,
+        timeSlot: slot,
+        address,
+        suburb: 'Rockingham',
+        postcode: '6168',
+        paymentMethod: 'prepaid',
+      },
+    }),
+  });
+  if (res.status !== 201) throw new Error(`quote answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { bookingToken: string }).bookingToken;
+}
+
 export function bookingDialog(page: Page): Locator {
   return page.getByRole('dialog', { name: 'Book a Service' });
 }

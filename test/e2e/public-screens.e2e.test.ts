@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { assertStackIsUp, BASE_URL, launchBrowser } from './browser';
+import { assertStackIsUp, BASE_URL, launchBrowser, openPage } from './browser';
 import {
   bookingDialog,
   expectStep,
@@ -17,6 +17,7 @@ import {
   next,
   pickDateAndSlot,
   PNG_1X1,
+  quoteDirectly,
 } from './public-helpers';
 
 jest.setTimeout(180_000);
@@ -40,25 +41,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function open(size: SizeName) {
+function open(size: SizeName) {
   if (!browser) throw new Error('Chromium was not launched (see the beforeAll error above)');
-  const { width, height, mobile } = SIZES[size];
-  const context = await browser.newContext({
-    viewport: { width, height },
-    isMobile: mobile,
-    hasTouch: mobile,
-    deviceScaleFactor: 1,
-    locale: 'en-AU',
-    timezoneId: 'Australia/Perth',
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { context, page, errors };
+  return openPage(browser, SIZES[size]);
 }
 
 /** Widest element box and the document's scroll width, against the viewport. */
@@ -130,25 +115,8 @@ async function check(page: Page, size: SizeName, name: string, options: { target
 
 async function prepaidToken(): Promise<string> {
   const { date, slot } = await freeSlot();
-  const res = await fetch(`${BASE_URL}/api/bookings/quote`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      customer: { name: 'Screens Customer', email: 'screens@example.com', phone: '0400 111 333' },
-      vehicle: { make: 'Toyota', model: 'Hilux', year: 2021, registration: 'SCRN1' },
-      job: {
-        serviceType: 'puncture-repair',
-        scheduledDate: date,
-        timeSlot: slot,
-        address: '12 Long Street Name Avenue',
-        suburb: 'Rockingham',
-        postcode: '6168',
-        paymentMethod: 'prepaid',
-      },
-    }),
-  });
-  if (res.status !== 201) throw new Error(`quote answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { bookingToken: string }).bookingToken;
+  // A long street name: the checkout summary must still fit a 360 px screen.
+  return quoteDirectly(date, slot, '12 Long Street Name Avenue');
 }
 
 test('prerendered legal pages are complete HTML (no boundary left for inline scripts, which the CSP blocks)', async () => {
