@@ -10,7 +10,6 @@ import {
   HttpError,
   notFound,
   parseOr400,
-  rejectNulCharacters,
   requireAdmin,
   requireStaff,
 } from '@tyres/service-kit';
@@ -132,8 +131,6 @@ export function bookingRoutes(deps: RouteDeps) {
   }
 
   return (app: Express) => {
-    app.use(rejectNulCharacters);
-
     // ---------------------------------------------------------------- time slots (public)
     async function states(date: string) {
       const { blocks, reservations } = await deps.slotCache.get(date);
