@@ -5,14 +5,7 @@
  */
 import express, { type Express, type Request, type Response } from 'express';
 import { toMoney, type TimeSlot } from '@tyres/events';
-import {
-  badRequest,
-  HttpError,
-  notFound,
-  parseOr400,
-  requireAdmin,
-  requireStaff,
-} from '@tyres/service-kit';
+import { badRequest, HttpError, notFound, parseOr400, requireAdmin, requireStaff } from '@tyres/service-kit';
 import type { AddressProvider } from '../addresses/provider';
 import type { Bookings, Replay } from '../db/bookings';
 import type { Booking as BookingModel } from '../db/generated/client';
