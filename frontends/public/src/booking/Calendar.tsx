@@ -37,7 +37,7 @@ const addMonths = (iso: string, months: number) => {
 };
 
 /** Saturday and Sunday: closed (spec section 1: hours Monday to Friday 8am-4pm). */
-export const isClosedDay = (iso: string) => {
+const isClosedDay = (iso: string) => {
   const day = parseIso(iso).getUTCDay();
   return day === 0 || day === 6;
 };

@@ -30,6 +30,3 @@ export function poolOf(db: Db): pg.Pool {
   if (!pool) throw new Error('not a client made by createDb');
   return pool;
 }
-
-/** Handler transactions: an aggregate's lock may be held by a concurrent handler of the same aggregate. */
-export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
