@@ -86,6 +86,8 @@ export interface EventBus {
   isReady(): boolean;
   /** Handlers currently running. */
   readonly inFlight: number;
+  /** Event types with at least one handler (what this service consumes). */
+  subscribedTypes(): string[];
   /** Stops consuming, waits for running handlers (up to shutdownTimeoutMs), then closes. */
   close(): Promise<void>;
 }
@@ -349,6 +351,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
     connection,
     get inFlight() {
       return inFlight.size;
+    },
+    subscribedTypes() {
+      return [...handlers.keys()];
     },
     subscribe(contract, handler) {
       if (closed) throw new Error('The event bus is closed');

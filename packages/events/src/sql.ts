@@ -116,6 +116,8 @@ export function quoteIdent(name: string): string {
 export interface OutboxInboxSqlOptions {
   /** Prefix with `CREATE SCHEMA IF NOT EXISTS` (default true). */
   createSchema?: boolean;
+  /** Also the idempotency-key table (services that accept Idempotency-Key: booking, billing). */
+  idempotency?: boolean;
   /** Use IF NOT EXISTS so the script can run twice (default true). */
   ifNotExists?: boolean;
 }
@@ -150,7 +152,70 @@ export function outboxInboxStatements(schema: string, options: OutboxInboxSqlOpt
     CONSTRAINT "inbox_events_pkey" PRIMARY KEY ("event_id","handler")
 )`,
   );
+  if (options.idempotency)
+    statements.push(
+      `CREATE TABLE ${ine}${s}."idempotency_keys" (
+    "scope" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "request_hash" TEXT NOT NULL,
+    "status_code" INTEGER NOT NULL,
+    "response" JSONB NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "idempotency_keys_pkey" PRIMARY KEY ("scope","key")
+)`,
+      `CREATE INDEX ${ine}"idempotency_keys_created_at_idx" ON ${s}."idempotency_keys"("created_at")`,
+    );
   return statements;
+}
+
+/**
+ * The Prisma models of the outbox, inbox and (optionally) idempotency tables for one service schema: the one source
+ * every service's schema.prisma must contain word for word (checked by test/unit/shared-tables.test.ts), matching
+ * the DDL of `outboxInboxStatements`.
+ */
+export function sharedTableModels(schema: string, options: { idempotency?: boolean } = {}): string {
+  quoteIdent(schema);
+  const models = [
+    `/// Transactional outbox: events written with the change, published by the relay (packages/events).
+model OutboxEvent {
+  id          String    @id @db.Uuid
+  type        String
+  payload     Json
+  createdAt   DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)
+  availableAt DateTime  @default(now()) @map("available_at") @db.Timestamptz(3)
+  publishedAt DateTime? @map("published_at") @db.Timestamptz(3)
+  attempts    Int       @default(0)
+  lastError   String?   @map("last_error")
+
+  @@index([publishedAt, availableAt])
+  @@map("outbox_events")
+  @@schema("${schema}")
+}`,
+    `model InboxEvent {
+  eventId   String   @map("event_id") @db.Uuid
+  handler   String
+  handledAt DateTime @default(now()) @map("handled_at") @db.Timestamptz(3)
+
+  @@id([eventId, handler])
+  @@map("inbox_events")
+  @@schema("${schema}")
+}`,
+  ];
+  if (options.idempotency)
+    models.push(`model IdempotencyKey {
+  scope       String
+  key         String
+  requestHash String   @map("request_hash")
+  statusCode  Int      @map("status_code")
+  response    Json
+  createdAt   DateTime @default(now()) @map("created_at") @db.Timestamptz(3)
+
+  @@id([scope, key])
+  @@index([createdAt])
+  @@map("idempotency_keys")
+  @@schema("${schema}")
+}`);
+  return models.join('\n\n');
 }
 
 /** `outboxInboxStatements` joined into one script (for a migration.sql or a multi-statement pg query). */

@@ -47,6 +47,55 @@ const invoiceSnapshot = {
   paidAt: null,
   updatedAt: at,
 };
+/** A prepaid booking's invoice: tax inclusive, paid, with the card surcharge line (two tyres, $339.80 + 1.7%). */
+const invoiceSnapshotV2 = {
+  ...invoiceSnapshot,
+  status: 'paid' as const,
+  amountType: 'inclusive' as const,
+  subtotalAmount: '314.16',
+  gstAmount: '31.42',
+  totalAmount: '345.58',
+  items: [
+    {
+      id: uuid(21),
+      description: 'Mobile callout fee (less $30.00 prepaid online discount)',
+      category: 'callout' as const,
+      quantity: 1,
+      unitPrice: '59.80',
+      totalPrice: '59.80',
+      gstFree: false,
+    },
+    {
+      id: uuid(22),
+      description: 'New tyre 205/55R16',
+      category: 'tyre' as const,
+      quantity: 2,
+      unitPrice: '100.00',
+      totalPrice: '200.00',
+      gstFree: false,
+    },
+    {
+      id: uuid(23),
+      description: 'Tyre fitting and balancing',
+      category: 'labour' as const,
+      quantity: 2,
+      unitPrice: '40.00',
+      totalPrice: '80.00',
+      gstFree: false,
+    },
+    {
+      id: uuid(24),
+      description: 'Card surcharge 1.7%',
+      category: 'surcharge' as const,
+      quantity: 1,
+      unitPrice: '5.78',
+      totalPrice: '5.78',
+      gstFree: false,
+    },
+  ],
+  paymentIntentId: 'pi_test_123',
+  paidAt: at,
+};
 const purchaseSnapshot = {
   purchaseInvoiceId: uuid(30),
   jobId: uuid(1),
@@ -202,6 +251,13 @@ export const samples: { [T in EventType]: EventData<(typeof contracts)[T]> } = {
     sentAt: at,
     changedFields: ['status'],
   },
+  'customer-invoice.issued.v2': { ...invoiceSnapshotV2, issuedAt: at },
+  'customer-invoice.updated.v2': {
+    ...invoiceSnapshotV2,
+    status: 'paid',
+    paidAt: at,
+    changedFields: ['status'],
+  },
   'customer-invoice.deleted.v1': {
     invoiceId: uuid(20),
     invoiceNumber: 'INV-0001',
@@ -272,6 +328,7 @@ export const samples: { [T in EventType]: EventData<(typeof contracts)[T]> } = {
     purpose: 'technician-en-route',
     jobId: uuid(1),
     requestedAt: at,
+    requestedBy: uuid(9),
   },
   'email.requested.v1': {
     requestId: uuid(61),

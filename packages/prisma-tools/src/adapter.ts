@@ -110,8 +110,12 @@ function patchAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return adapter;
 }
 
-async function openAdapter(databaseUrl: string, schema: string): Promise<SqlDriverAdapter> {
-  const pool = new pg.Pool({ ...connectionConfig(databaseUrl, schema), max: 4, Client: CharAwareClient });
+async function openAdapter(databaseUrl: string, schema: string, role?: string): Promise<SqlDriverAdapter> {
+  const pool = new pg.Pool({
+    ...connectionConfig(databaseUrl, schema, role),
+    max: 4,
+    Client: CharAwareClient,
+  });
   const factory = new PrismaPg(pool, { schema, disposeExternalPool: true });
   return patchAdapter(await factory.connect());
 }
@@ -123,6 +127,8 @@ const STALE_SHADOW_SECONDS = 3600;
 export interface ServiceAdapterFactoryOptions {
   databaseUrl: string;
   schema: string;
+  /** Role the main database's sessions run as (the schema owner). The throwaway shadow database ignores it. */
+  role?: string;
 }
 
 /**
@@ -142,7 +148,7 @@ export class ServiceAdapterFactory implements SqlMigrationAwareDriverAdapterFact
   constructor(private readonly options: ServiceAdapterFactoryOptions) {}
 
   async connect(): Promise<SqlDriverAdapter> {
-    return this.track(await openAdapter(this.options.databaseUrl, this.options.schema));
+    return this.track(await openAdapter(this.options.databaseUrl, this.options.schema, this.options.role));
   }
 
   async connectToShadowDb(): Promise<SqlDriverAdapter> {

@@ -5,6 +5,18 @@ import { PrismaToolsError } from './errors';
 /** Postgres schema names this tool accepts: plain lower-case identifiers, no quoting needed anywhere. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** Role names this tool accepts: the same plain identifiers (they are written unquoted into connection options). */
+const ROLE_NAME = SCHEMA_NAME;
+
+export function assertRoleName(role: string): void {
+  if (!ROLE_NAME.test(role)) {
+    throw new PrismaToolsError(
+      'INVALID_OPTIONS',
+      `Invalid Postgres role name ${JSON.stringify(role)}: use a lower-case identifier ([a-z_][a-z0-9_]*, at most 63 characters).`,
+    );
+  }
+}
+
 export function assertSchemaName(schema: string): void {
   if (!SCHEMA_NAME.test(schema)) {
     throw new PrismaToolsError(
@@ -70,13 +82,23 @@ export function withDatabase(databaseUrl: string, database: string): string {
  * schema engine does with `?schema=`): the engine writes unqualified SQL (`CREATE TABLE "User"`, `_prisma_migrations`)
  * when the model schema is the connection's schema, so without it everything would land in `public`.
  * Prisma-style `?schema=` is dropped (pg does not know it) and a user-given `?options=` is kept.
+ * `role` makes the session run as that role from its first statement (`-c role=…`, the startup form of SET ROLE,
+ * which RESET ROLE and RESET ALL return to): the schema owner the migrations run as. The URL's user must be allowed
+ * to SET ROLE to it (a superuser, or a member of the role).
  */
-export function connectionConfig(databaseUrl: string, schema?: string): pg.PoolConfig {
+export function connectionConfig(databaseUrl: string, schema?: string, role?: string): pg.PoolConfig {
   const url = parseUrl(databaseUrl);
   const userOptions = url.searchParams.get('options');
   url.searchParams.delete('options');
   url.searchParams.delete('schema');
-  const options = [userOptions, schema ? `-c search_path=${schema}` : undefined].filter(Boolean).join(' ');
+  if (role) assertRoleName(role);
+  const options = [
+    userOptions,
+    schema ? `-c search_path=${schema}` : undefined,
+    role ? `-c role=${role}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
   return {
     connectionString: url.toString(),
     ...(options ? { options } : {}),
@@ -115,9 +137,16 @@ function describeConnectError(error: unknown, databaseUrl: string): PrismaToolsE
   );
 }
 
-/** Run `fn` with one short-lived client; connection failures become DB_UNREACHABLE / DB_MISSING / DB_AUTH. */
-export async function withClient<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(connectionConfig(databaseUrl));
+/**
+ * Run `fn` with one short-lived client (as `role` when given, see connectionConfig); connection failures become
+ * DB_UNREACHABLE / DB_MISSING / DB_AUTH.
+ */
+export async function withClient<T>(
+  databaseUrl: string,
+  fn: (client: pg.Client) => Promise<T>,
+  role?: string,
+): Promise<T> {
+  const client = new pg.Client(connectionConfig(databaseUrl, undefined, role));
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -172,10 +201,18 @@ export async function databaseExists(databaseUrl: string): Promise<boolean> {
   }
 }
 
-export async function ensureSchema(databaseUrl: string, schema: string): Promise<void> {
+/** Creates the schema when missing, owned by `owner` when given (else by the URL's user). */
+export async function ensureSchema(databaseUrl: string, schema: string, owner?: string): Promise<void> {
   assertSchemaName(schema);
+  if (owner) assertRoleName(owner);
   await withClient(databaseUrl, async (client) => {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    // Look first: CREATE SCHEMA IF NOT EXISTS checks CREATE on the database before it looks, and a migration that
+    // runs as the schema's owner role has no CREATE on the database (docs/migrations.md, "Database roles").
+    const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (rowCount) return;
+    await client.query(
+      `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}${owner ? ` AUTHORIZATION ${quoteIdent(owner)}` : ''}`,
+    );
   });
 }
 

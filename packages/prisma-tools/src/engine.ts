@@ -105,6 +105,8 @@ export interface EngineSession {
 export interface EngineOptions {
   databaseUrl: string;
   schema: string;
+  /** Role the migrations run as (see connectionConfig); the URL's user when absent. */
+  role?: string;
   /** [path, content] of every Prisma schema file; gives the engine the datasource's `schemas` (namespaces). */
   datamodels: [string, string][];
   logger: Logger;
@@ -156,7 +158,11 @@ export async function withEngine<T>(
     );
   }
   const SchemaEngineClass = await loadSchemaEngine();
-  const factory = new ServiceAdapterFactory({ databaseUrl: options.databaseUrl, schema: options.schema });
+  const factory = new ServiceAdapterFactory({
+    databaseUrl: options.databaseUrl,
+    schema: options.schema,
+    role: options.role,
+  });
   const bound = bindMigrationAwareSqlAdapterFactory(factory);
   let engine: SchemaEngine | undefined;
   try {

@@ -4,6 +4,7 @@ export type PrismaToolsErrorCode =
   | 'DB_UNREACHABLE'
   | 'DB_MISSING'
   | 'DB_AUTH'
+  | 'DB_PRIVILEGES'
   | 'CHECKSUM_MISMATCH'
   | 'FAILED_MIGRATION'
   | 'MIGRATION_FAILED'

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { DiagnoseMigrationHistoryOutput, SchemaContainer } from '@prisma/schema-engine-wasm';
 
 import {
+  assertRoleName,
   assertSchemaName,
   checkConnection,
   databaseExists,
@@ -38,6 +39,14 @@ import {
 } from './migrations';
 
 export { checkConnection, ensureDatabase, redactUrl } from './db';
+export {
+  bootstrapRoles,
+  restrictMigrationHistory,
+  scramVerifier,
+  type BootstrapResult,
+  type BootstrapRolesOptions,
+  type ServiceRoles,
+} from './roles';
 export { isPrismaToolsError, PrismaToolsError, type PrismaToolsErrorCode } from './errors';
 export {
   handWrittenIndexes,
@@ -56,6 +65,12 @@ export interface MigrationTarget {
   migrationsDir: string;
   /** The service's Postgres schema; must be the (only) entry of the datasource's `schemas`. */
   schema: string;
+  /**
+   * Run the migrations as this role (the schema's owner, see bootstrapRoles), so everything they create belongs to
+   * it; the URL's user must be allowed to SET ROLE to it. Default: the URL's user. Ignored by `status` (read-only)
+   * and by the shadow database of `create`.
+   */
+  role?: string;
   /** Progress and warnings; silent by default. */
   logger?: Logger;
 }
@@ -123,17 +138,19 @@ export interface ResolveOptions extends MigrationTarget {
 interface Prepared {
   databaseUrl: string;
   schema: string;
+  role?: string;
   migrationsDir: string;
   files: SchemaContainer[];
   logger: Logger;
 }
 
 async function prepare(target: MigrationTarget): Promise<Prepared> {
-  const { databaseUrl, schemaPath, migrationsDir, schema } = target;
+  const { databaseUrl, schemaPath, migrationsDir, schema, role } = target;
   if (!databaseUrl) throw new PrismaToolsError('INVALID_OPTIONS', 'databaseUrl is required (DATABASE_URL).');
   if (!schemaPath || !migrationsDir)
     throw new PrismaToolsError('INVALID_OPTIONS', 'schemaPath and migrationsDir are required.');
   assertSchemaName(schema);
+  if (role !== undefined) assertRoleName(role);
   const files = await readSchemaFiles(schemaPath);
   const declared = declaredSchemas(files);
   if (declared && (declared.length !== 1 || declared[0] !== schema)) {
@@ -150,6 +167,7 @@ async function prepare(target: MigrationTarget): Promise<Prepared> {
   return {
     databaseUrl,
     schema,
+    role,
     migrationsDir: path.resolve(migrationsDir),
     files,
     logger: target.logger ?? silentLogger,
@@ -160,6 +178,7 @@ function engineOptions(p: Prepared) {
   return {
     databaseUrl: p.databaseUrl,
     schema: p.schema,
+    role: p.role,
     datamodels: p.files.map((f): [string, string] => [f.path, f.content]),
     logger: p.logger,
   };
@@ -215,7 +234,7 @@ function failIfUnsafe(diagnostic: DiagnoseMigrationHistoryOutput, p: Prepared): 
 
 /**
  * Applies pending migrations, like `prisma migrate deploy`, recording them in `<schema>._prisma_migrations`.
- * Creates the schema if missing. Idempotent. Refuses (CHECKSUM_MISMATCH / FAILED_MIGRATION) when an applied
+ * Creates the schema if missing (owned by `role` when given). Idempotent. Refuses (CHECKSUM_MISMATCH / FAILED_MIGRATION) when an applied
  * migration was edited or a previous run failed; a migration that fails now throws MIGRATION_FAILED and is recorded
  * as failed (its statements run in one transaction, so none of them stay applied).
  */
@@ -223,7 +242,7 @@ export async function deploy(target: MigrationTarget): Promise<DeployResult> {
   const p = await prepare(target);
   const { local } = await readMigrations(p.migrationsDir);
   await checkConnection(p.databaseUrl);
-  await ensureSchema(p.databaseUrl, p.schema);
+  await ensureSchema(p.databaseUrl, p.schema, p.role);
   if (local.length === 0) {
     p.logger.info(`${p.schema}: no migrations in ${p.migrationsDir}`);
     return { schema: p.schema, applied: [], total: 0, warnings: [] };
@@ -400,7 +419,7 @@ export async function resolve(options: ResolveOptions): Promise<void> {
     );
   }
   await checkConnection(p.databaseUrl);
-  await ensureSchema(p.databaseUrl, p.schema);
+  await ensureSchema(p.databaseUrl, p.schema, p.role);
   await withEngine(engineOptions(p), async (session) => {
     if (options.as === 'rolled-back') {
       await session.run('markMigrationRolledBack', (engine) =>

@@ -3,6 +3,7 @@ import { cleanEngineMessage } from './engine';
 import {
   declaredSchemas,
   destructiveStatements,
+  extensionsCreated,
   handWrittenIndexes,
   isEmptyScript,
   keepHandWrittenIndexes,
@@ -116,7 +117,35 @@ describe('connection settings', () => {
     expect(config.connectionString).toBe('postgresql://u:p@db:5433/tyres?sslmode=disable');
   });
 
+  it('runs the session as a role when asked (the schema owner), and refuses a role name that needs quoting', () => {
+    expect(connectionConfig('postgresql://postgres@db/tyres', 'booking', 'booking_owner').options).toBe(
+      '-c search_path=booking -c role=booking_owner',
+    );
+    expect(() => connectionConfig('postgresql://postgres@db/tyres', 'booking', 'x -c role=postgres')).toThrow(
+      /Invalid Postgres role name/,
+    );
+  });
+
   it('redacts passwords', () => {
     expect(redactUrl('postgresql://u:secret@db/tyres')).toBe('postgresql://u:***@db/tyres');
+  });
+});
+
+describe('extensions the migrations create', () => {
+  it('finds CREATE EXTENSION with or without IF NOT EXISTS and quotes, once each, ignoring comments', () => {
+    expect(
+      extensionsCreated([
+        {
+          sql: '-- CREATE EXTENSION nope;\nCREATE EXTENSION IF NOT EXISTS "pg_trgm";\nCREATE TABLE "t" ("id" INT);',
+        },
+        {
+          sql: '/* CREATE EXTENSION hidden; */ create extension btree_gist;\nCREATE EXTENSION IF NOT EXISTS pg_trgm;',
+        },
+        { sql: 'CREATE EXTENSION "uuid-ossp" SCHEMA "booking";' },
+      ]),
+    ).toEqual(['pg_trgm', 'btree_gist', 'uuid-ossp']);
+    expect(extensionsCreated([{ sql: 'CREATE INDEX "x" ON "t" USING gin ("name" gin_trgm_ops);' }])).toEqual(
+      [],
+    );
   });
 });

@@ -262,3 +262,23 @@ export function destructiveStatements(sql: string): string[] {
       ),
     );
 }
+
+/**
+ * Extensions the migrations create (`CREATE EXTENSION [IF NOT EXISTS] "name"`), in order of first appearance.
+ * The role bootstrap installs them beforehand as the administrator: a schema's owner role has no CREATE on the
+ * database, which even a trusted extension needs. SQL comments are ignored.
+ */
+export function extensionsCreated(migrations: { sql: string }[]): string[] {
+  const found: string[] = [];
+  for (const { sql } of migrations) {
+    const code = sql.replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
+    for (const m of code.matchAll(
+      /\bCREATE\s+EXTENSION\s+(?:IF\s+NOT\s+EXISTS\s+)?("(?:[^"]|"")+"|[A-Za-z_][\w$]*)/gi,
+    )) {
+      const raw = m[1]!;
+      const name = raw.startsWith('"') ? raw.slice(1, -1).replace(/""/g, '"') : raw.toLowerCase();
+      if (!found.includes(name)) found.push(name);
+    }
+  }
+  return found;
+}

@@ -1,32 +1,50 @@
 import request from 'supertest';
 import pino from 'pino';
-import { createServiceApp } from './app';
+import { createServiceApp, dependencyCheck } from './app';
 
 describe('service app', () => {
   const logger = pino({ level: 'silent' });
 
-  it('serves health, readiness with named checks, and metrics', async () => {
+  it('serves health, readiness (own database only; the broker is a dependency), and metrics', async () => {
     let brokerUp = false;
+    let databaseUp = true;
     const svc = createServiceApp({
       name: 'demo',
       logger,
       readiness: {
-        database: async () => undefined,
-        broker: async () => {
-          if (!brokerUp) throw new Error('connection refused');
+        database: async () => {
+          if (!databaseUp) throw new Error('database unreachable');
         },
+        broker: dependencyCheck(async () => {
+          if (!brokerUp) throw new Error('connection refused');
+        }),
       },
     });
     const app = svc.finalize();
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok', service: 'demo' });
+    // A broker outage leaves the process serving (the outbox holds events): ready, degraded, and the gauge says so.
+    const degraded = await request(app).get('/readyz');
+    expect(degraded.status).toBe(200);
+    expect(degraded.body).toMatchObject({ status: 'ready (degraded)' });
+    expect(degraded.body.checks).toEqual({ database: 'ok', broker: 'connection refused' });
+    let metrics = await request(app).get('/metrics');
+    expect(metrics.text).toMatch(/dependency_up\{dependency="broker",service="demo"\} 0/);
+    expect(metrics.text).toMatch(/dependency_up\{dependency="database",service="demo"\} 1/);
+    brokerUp = true;
+    expect((await request(app).get('/readyz')).body).toMatchObject({ status: 'ready' });
+    metrics = await request(app).get('/metrics');
+    expect(metrics.text).toMatch(/dependency_up\{dependency="broker",service="demo"\} 1/);
+    // Its own database gone: it cannot serve its requests, so it is not ready.
+    databaseUp = false;
     const notReady = await request(app).get('/readyz');
     expect(notReady.status).toBe(503);
-    expect(notReady.body.checks).toEqual({ database: 'ok', broker: 'connection refused' });
-    brokerUp = true;
-    expect((await request(app).get('/readyz')).status).toBe(200);
+    expect(notReady.body).toMatchObject({
+      status: 'not ready',
+      checks: { database: 'database unreachable' },
+    });
+    databaseUp = true;
     svc.setDraining();
     expect((await request(app).get('/readyz')).status).toBe(503);
-    const metrics = await request(app).get('/metrics');
     expect(metrics.text).toContain('http_request_duration_seconds');
   });
 
@@ -36,6 +54,22 @@ describe('service app', () => {
     expect(kept.headers['x-request-id']).toBe('abc-123');
     const replaced = await request(app).get('/healthz').set('x-request-id', 'bad id with spaces and $$$');
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('leaves the request id, access log and duration metric to an edge in front of it when told so', async () => {
+    const lines: string[] = [];
+    const svc = createServiceApp({
+      name: 'demo',
+      logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) }),
+      edgeInFront: true,
+    });
+    svc.app.get('/thing', (_req, res) => void res.status(404).json({}));
+    const res = await request(svc.finalize()).get('/thing').set('x-request-id', 'abc-123');
+    expect(res.status).toBe(404);
+    expect(res.headers['x-request-id']).toBeUndefined();
+    expect(lines).toEqual([]);
+    const histogram = await svc.metrics.registry.getSingleMetricAsString('http_request_duration_seconds');
+    expect(histogram).not.toContain('route=');
   });
 
   it('answers unknown routes with the JSON error shape', async () => {

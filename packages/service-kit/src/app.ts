@@ -5,12 +5,23 @@ import { errorHandler, notFoundHandler } from './errors';
 import { createMetrics, type Metrics } from './metrics';
 import { rejectNulCharacters } from './text';
 
-export type ReadinessCheck = () => Promise<unknown>;
+/**
+ * A named check behind /readyz. By default it decides readiness ("this process can serve its own requests": its
+ * own database). A check marked with `dependencyCheck` (the broker, Redis) is reported in /readyz and exported as
+ * the `dependency_up` gauge on /metrics, but never makes the process unready: during a broker or Redis restart the
+ * outbox keeps bookings flowing, and pulling every pod from its Service would turn a blip into an outage (issue 15).
+ */
+export type ReadinessCheck = (() => Promise<unknown>) & { dependency?: true };
+
+/** Marks a check as a dependency: reported and alerted on, never a reason to stop serving. */
+export function dependencyCheck(check: () => Promise<unknown>): ReadinessCheck {
+  return Object.assign(check, { dependency: true as const });
+}
 
 export interface AppOptions {
   name: string;
   logger: Logger;
-  /** Named dependency checks for /readyz (database, broker, redis...). */
+  /** Named checks for /readyz (database; broker and redis marked with dependencyCheck). */
   readiness?: Record<string, ReadinessCheck>;
   /** JSON body limit for this service's own routes. */
   jsonLimit?: string;
@@ -21,6 +32,12 @@ export interface AppOptions {
    * answers scrapes that did not come through the ingress (no forwarding headers).
    */
   internalRequest?: (req: Request) => boolean;
+  /**
+   * Something in front of this app already gives every request its id (and context), access-log line and
+   * duration metric: the gateway's edge, which also sees the requests it forwards without reaching express.
+   * The app then does not do them a second time.
+   */
+  edgeInFront?: boolean;
 }
 
 /** True when no proxy in front of us forwarded the request (Prometheus scrapes pods directly). */
@@ -88,30 +105,44 @@ export function createServiceApp(options: AppOptions): ServiceApp {
 
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(requestContext);
+  if (!options.edgeInFront) app.use(requestContext);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: name });
   });
-  app.get('/readyz', async (_req, res) => {
-    if (draining) {
-      res.status(503).json({ status: 'draining', service: name });
-      return;
-    }
+  const runChecks = async () => {
     const checks: Record<string, string> = {};
+    const up: Record<string, boolean> = {};
     let ok = true;
     await Promise.all(
       Object.entries(options.readiness ?? {}).map(async ([dep, check]) => {
         try {
           await withTimeout(check(), 2000);
           checks[dep] = 'ok';
+          up[dep] = true;
         } catch (err) {
-          ok = false;
+          if (!check.dependency) ok = false;
           checks[dep] = err instanceof Error ? err.message : 'unreachable';
+          up[dep] = false;
         }
       }),
     );
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', service: name, checks });
+    return { ok, checks, up };
+  };
+  metrics.onScrape(async () => {
+    const { up } = await runChecks();
+    for (const [dep, isUp] of Object.entries(up)) metrics.dependencyUp.set({ dependency: dep }, isUp ? 1 : 0);
+  });
+
+  app.get('/readyz', async (_req, res) => {
+    if (draining) {
+      res.status(503).json({ status: 'draining', service: name });
+      return;
+    }
+    const { ok, checks, up } = await runChecks();
+    const degraded = Object.keys(up).filter((dep) => !up[dep]);
+    const status = !ok ? 'not ready' : degraded.length ? 'ready (degraded)' : 'ready';
+    res.status(ok ? 200 : 503).json({ status, service: name, checks });
   });
   app.get('/metrics', async (req, res, next) => {
     if (options.internalRequest && !options.internalRequest(req)) return next();
@@ -119,8 +150,10 @@ export function createServiceApp(options: AppOptions): ServiceApp {
     res.send(await metrics.registry.metrics());
   });
 
-  app.use(requestLogger(logger));
-  app.use(metrics.middleware);
+  if (!options.edgeInFront) {
+    app.use(requestLogger(logger));
+    app.use(metrics.middleware);
+  }
   if (options.parseJson !== false) app.use(express.json({ limit: options.jsonLimit ?? '100kb' }));
   app.use(rejectNulCharacters);
 

@@ -2,6 +2,12 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import type { Logger } from 'pino';
 import { currentCorrelationId } from './context';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+} from './database-errors';
 
 /** The one error shape every service answers with. Front ends show `message`. */
 export interface ErrorBody {
@@ -34,6 +40,11 @@ export const conflict = (message: string, details?: unknown, code = 'conflict') 
   new HttpError(409, message, code, details);
 export const tooManyRequests = (message: string, retryAfterSeconds?: number) =>
   new HttpError(429, message, 'too_many_requests', retryAfterSeconds ? { retryAfterSeconds } : undefined);
+export const serviceUnavailable = (
+  message: string,
+  retryAfterSeconds?: number,
+  code = 'service_unavailable',
+) => new HttpError(503, message, code, retryAfterSeconds ? { retryAfterSeconds } : undefined);
 
 export function zodDetails(error: ZodError) {
   return error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
@@ -68,6 +79,14 @@ export function toHttpError(err: unknown): HttpError | undefined {
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose)
       return new HttpError(e.status, e.message);
   }
+  // A database restart, a dropped connection or a serialization race that outlived its retries: the request can be
+  // repeated, so say so (503 + Retry-After) instead of a 500 that reads like a bug.
+  if (isDatabaseUnavailable(err) || isTransactionConflict(err))
+    return serviceUnavailable(
+      DATABASE_UNAVAILABLE_MESSAGE,
+      DATABASE_RETRY_AFTER_SECONDS,
+      'database_unavailable',
+    );
   return undefined;
 }
 
@@ -84,11 +103,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(500).json({ message: 'Something went wrong. Please try again.', code: 'internal_error' });
       return;
     }
-    if (known.status >= 500) logger.error({ err }, known.message);
+    if (known.code === 'database_unavailable') logger.warn({ err }, 'database unavailable: answered 503');
+    else if (known.status >= 500) logger.error({ err }, known.message);
     const body: ErrorBody & Record<string, unknown> = { ...known.extra, message: known.message };
     if (known.code) body.code = known.code;
     if (known.details !== undefined) body.details = known.details;
-    if (known.status === 429 && known.details && typeof known.details === 'object') {
+    if (
+      (known.status === 429 || known.status === 503) &&
+      known.details &&
+      typeof known.details === 'object'
+    ) {
       const retry = (known.details as { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retry) res.setHeader('Retry-After', String(retry));
     }

@@ -5,6 +5,10 @@ export interface Metrics {
   registry: client.Registry;
   httpDuration: client.Histogram<'method' | 'route' | 'status'>;
   middleware: RequestHandler;
+  /** 1 when a named dependency (database, broker, redis...) answered its check at the last scrape, else 0. */
+  dependencyUp: client.Gauge<'dependency'>;
+  /** Runs `fn` at every scrape, before the gauges are read (dependency checks). */
+  onScrape(fn: () => Promise<void>): void;
 }
 
 export function createMetrics(service: string): Metrics {
@@ -27,5 +31,15 @@ export function createMetrics(service: string): Metrics {
     });
     next();
   };
-  return { registry, httpDuration, middleware };
+  const scrapeHooks: (() => Promise<void>)[] = [];
+  const dependencyUp = new client.Gauge({
+    name: 'dependency_up',
+    help: 'Whether a dependency of this process answered its check (1) or not (0), per dependency',
+    labelNames: ['dependency'] as const,
+    registers: [registry],
+    async collect() {
+      await Promise.all(scrapeHooks.map((hook) => hook().catch(() => undefined)));
+    },
+  });
+  return { registry, httpDuration, middleware, dependencyUp, onScrape: (fn) => void scrapeHooks.push(fn) };
 }

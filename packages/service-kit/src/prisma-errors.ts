@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from './database-errors';
 import { HttpError, conflict, notFound } from './errors';
 
 interface PrismaLikeError {
@@ -50,12 +51,22 @@ export function isSerializationFailure(err: unknown): boolean {
   return e?.code === 'P2034' || original === '40001' || original === '40P01' || e?.code === '40001';
 }
 
-/** Retries a transaction that lost a serialization race, a bounded number of times with jitter. */
+/**
+ * Retries a transaction that lost a serialization race, a bounded number of times with jitter; and, once, a
+ * transaction whose connection dropped (a Postgres restart): Postgres rolled it back, so running it again is safe.
+ * What still fails reaches the error handler as a 503 with Retry-After.
+ */
 export async function withSerializationRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  let connectionRetried = false;
   for (let i = 1; ; i++) {
     try {
       return await fn();
     } catch (err) {
+      if (isDatabaseUnavailable(err) && !connectionRetried) {
+        connectionRetried = true;
+        await new Promise((r) => setTimeout(r, 250 + Math.random() * 250));
+        continue;
+      }
       if (!isSerializationFailure(err) || i >= attempts) throw err;
       await new Promise((r) => setTimeout(r, 10 * i + Math.random() * 20));
     }

@@ -16,8 +16,9 @@ import {
   type TransactionRunner,
 } from '@tyres/events';
 import type { Logger } from 'pino';
-import { createServiceApp, type ReadinessCheck } from './app';
+import { createServiceApp, dependencyCheck, type ReadinessCheck } from './app';
 import { identityMiddleware } from './identity';
+import { createMaintenance, type Maintenance } from './maintenance';
 import { createRedis, pingRedis } from './redis';
 import { Lifecycle, startHttpServer, type HttpServerHandle } from './server';
 
@@ -44,6 +45,8 @@ export interface RuntimeParts<TDb extends ServiceDb> {
   bus: EventBus;
   readiness: Record<string, ReadinessCheck>;
   lifecycle: Lifecycle;
+  /** Inbox and idempotency-key purges of this service's schema, started by listen(). */
+  maintenance: Maintenance;
 }
 
 export interface HttpLayer {
@@ -74,14 +77,39 @@ export interface ServiceRuntime<TDb extends ServiceDb> extends RuntimeParts<TDb>
   shutdown(reason?: string): Promise<void>;
 }
 
+export interface RuntimeBaseOptions<TDb extends ServiceDb> {
+  /** Service name: queue, connection names and log field. */
+  name: string;
+  /** The service's Postgres schema (outbox and inbox tables live there). */
+  schema: string;
+  config: RuntimeConfig;
+  logger: Logger;
+  db: TDb;
+}
+
+/**
+ * The parts of a service that exist before it serves: build repositories and use cases from them, subscribe
+ * handlers on `bus` (src/events/subscriptions.ts), then `listen` with the HTTP layer. Nothing connects to the
+ * broker, consumes or listens until `listen` runs, so a service composes in plain order, without callbacks.
+ */
+export interface ServiceRuntimeBuilder<TDb extends ServiceDb> extends RuntimeParts<TDb> {
+  /** Wakes the outbox relay after a commit that enqueued events. */
+  wake(): void;
+  /**
+   * Starts consuming (when anything was subscribed) and the relay in the background, runs `start` (workers,
+   * timers), then listens. A broker outage never blocks boot: readiness reports it as a degraded dependency.
+   */
+  listen(http: HttpLayer, options?: { start?: () => Promise<void> }): Promise<ServiceRuntime<TDb>>;
+}
+
 /**
  * The composition every service shares: Postgres (Prisma), Redis, the RabbitMQ publisher + outbox relay, the
  * consumer bus, HTTP with health/readiness, and an ordered graceful shutdown (stop taking traffic, drain HTTP,
  * stop consuming and wait for handlers, flush the relay, close connections).
  */
-export async function startService<TDb extends ServiceDb>(
-  options: ServiceRuntimeOptions<TDb>,
-): Promise<ServiceRuntime<TDb>> {
+export function createServiceRuntime<TDb extends ServiceDb>(
+  options: RuntimeBaseOptions<TDb>,
+): ServiceRuntimeBuilder<TDb> {
   const { name, config, logger, db, schema } = options;
   const lifecycle = new Lifecycle(logger);
   const redis = createRedis(config.REDIS_URL);
@@ -97,46 +125,78 @@ export async function startService<TDb extends ServiceDb>(
   const outbox = createOutbox({ schema });
   const relay = createOutboxRelay({ db, schema, publisher, logger });
   const bus = createEventBus({ connection: amqp, service: name, prefix: config.EVENT_PREFIX, logger });
+  const consumes = () => bus.subscribedTypes().length > 0;
 
-  let consumes = false;
+  // Readiness = this process can serve its own requests (its database). The broker and Redis are dependencies:
+  // reported and exported as gauges for alerts, never a reason for Kubernetes to pull the pod (issue 15).
   const readiness: Record<string, ReadinessCheck> = {
     database: async () => {
       await db.$queryRawUnsafe('SELECT 1');
     },
-    redis: () => pingRedis(redis),
-    broker: async () => {
-      if (!publisher.isReady() || (consumes && !bus.isReady())) throw new Error('not connected to RabbitMQ');
+    redis: dependencyCheck(() => pingRedis(redis)),
+    broker: dependencyCheck(async () => {
+      if (!publisher.isReady() || (consumes() && !bus.isReady()))
+        throw new Error('not connected to RabbitMQ');
+    }),
+  };
+  const maintenance = createMaintenance({ db, schema, logger });
+  const parts: RuntimeParts<TDb> = {
+    db,
+    logger,
+    redis,
+    publisher,
+    outbox,
+    relay,
+    bus,
+    readiness,
+    lifecycle,
+    maintenance,
+  };
+
+  return {
+    ...parts,
+    wake: () => relay.wake(),
+    async listen(httpLayer, listenOptions = {}) {
+      const consuming = consumes();
+      // Start order: consumers and relay come up in the background so a broker outage never blocks boot;
+      // HTTP listens last.
+      relay.start();
+      if (consuming) void bus.start({ wait: false });
+      maintenance.start();
+      if (listenOptions.start) await listenOptions.start();
+      const server = await startHttpServer(httpLayer.app, config.PORT, config.HOST);
+      if (httpLayer.onUpgrade) server.server.on('upgrade', httpLayer.onUpgrade);
+      logger.info({ port: server.port }, `${name} listening`);
+
+      // Shutdown order matters: readiness fails first, then in-flight requests drain, then consumers finish
+      // their handlers, the relay finishes its batch, and only then connections close.
+      lifecycle.onShutdown('readiness', () => httpLayer.setDraining());
+      lifecycle.onShutdown('http', () => server.close(config.SHUTDOWN_TIMEOUT_MS));
+      lifecycle.onShutdown('consumers', () => (consuming ? bus.close() : undefined));
+      lifecycle.onShutdown('outbox relay', () => relay.stop());
+      lifecycle.onShutdown('maintenance', () => maintenance.stop());
+      lifecycle.onShutdown('publisher', () => publisher.close());
+      lifecycle.onShutdown('amqp', () => amqp.close());
+      lifecycle.onShutdown('redis', () => redis.quit().catch(() => redis.disconnect()));
+      lifecycle.onShutdown('database', () => db.$disconnect());
+
+      return { ...parts, server, shutdown: (reason = 'shutdown') => lifecycle.shutdown(reason) };
     },
   };
-  const parts: RuntimeParts<TDb> = { db, logger, redis, publisher, outbox, relay, bus, readiness, lifecycle };
+}
 
-  if (options.subscribe) {
-    options.subscribe(parts);
-    consumes = true;
-  }
-  const httpLayer = await options.http(parts);
-
-  // Start order: consumers and relay come up in the background so a broker outage never blocks boot (readiness
-  // reports it instead); HTTP listens last.
-  relay.start();
-  if (consumes) void bus.start({ wait: false });
-  if (options.start) await options.start(parts);
-  const server = await startHttpServer(httpLayer.app, config.PORT, config.HOST);
-  if (httpLayer.onUpgrade) server.server.on('upgrade', httpLayer.onUpgrade);
-  logger.info({ port: server.port }, `${name} listening`);
-
-  // Shutdown order matters: readiness fails first, then in-flight requests drain, then consumers finish their
-  // handlers, the relay finishes its batch, and only then connections close.
-  lifecycle.onShutdown('readiness', () => httpLayer.setDraining());
-  lifecycle.onShutdown('http', () => server.close(config.SHUTDOWN_TIMEOUT_MS));
-  lifecycle.onShutdown('consumers', () => (consumes ? bus.close() : undefined));
-  lifecycle.onShutdown('outbox relay', () => relay.stop());
-  lifecycle.onShutdown('publisher', () => publisher.close());
-  lifecycle.onShutdown('amqp', () => amqp.close());
-  lifecycle.onShutdown('redis', () => redis.quit().catch(() => redis.disconnect()));
-  lifecycle.onShutdown('database', () => db.$disconnect());
-
-  return { ...parts, server, shutdown: (reason = 'shutdown') => lifecycle.shutdown(reason) };
+/**
+ * The callback form of createServiceRuntime (subscribe, then http, then start), kept while services move to the
+ * plain-order form.
+ */
+export async function startService<TDb extends ServiceDb>(
+  options: ServiceRuntimeOptions<TDb>,
+): Promise<ServiceRuntime<TDb>> {
+  const runtime = createServiceRuntime(options);
+  if (options.subscribe) options.subscribe(runtime);
+  const httpLayer = await options.http(runtime);
+  const start = options.start;
+  return runtime.listen(httpLayer, start ? { start: () => start(runtime) } : {});
 }
 
 /** main.ts entry: config errors and start-up failures print clearly and exit non-zero. */

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -9,12 +10,35 @@ export interface HttpServerHandle {
   close(timeoutMs?: number): Promise<void>;
 }
 
+/**
+ * What Node's HTTP parser refuses before any route runs (a request line or header over 16 KB, a malformed request)
+ * gets the same JSON error shape as every other answer, instead of Node's empty 400/431.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLong = err.code === 'HPE_HEADER_OVERFLOW' || err.code === 'HPE_URI_TOO_LONG';
+  const status = tooLong ? 431 : 400;
+  const body = JSON.stringify(
+    tooLong
+      ? { message: 'The request address or headers are too long.', code: 'request_too_long' }
+      : { message: 'The request is malformed.', code: 'malformed_request' },
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export async function startHttpServer(
   app: Express | http.RequestListener,
   port: number,
   host = '0.0.0.0',
 ): Promise<HttpServerHandle> {
   const server = http.createServer(app as http.RequestListener);
+  server.on('clientError', answerClientError);
   // Keep-alive must outlive the load balancer's idle timeout or clients see resets.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -81,3 +81,11 @@ export type Slot = z.infer<typeof slot>;
 
 /** The user who made a change, or null for system/customer actions. */
 export const actorId = id.nullable();
+
+/** Line item categories of a customer invoice from contract v2 on: the spec's five plus the card surcharge. */
+export const lineItemCategoryV2 = z.enum(['callout', 'tyre', 'labour', 'battery', 'note', 'surcharge']);
+export type LineItemCategoryV2 = z.infer<typeof lineItemCategoryV2>;
+
+/** How an invoice's line amounts relate to GST (Xero/MYOB "tax inclusive" / "tax exclusive"). */
+export const invoiceAmountType = z.enum(['inclusive', 'exclusive']);
+export type InvoiceAmountType = z.infer<typeof invoiceAmountType>;

@@ -16,6 +16,8 @@ import { JobRescheduledV1 } from './job-rescheduled.v1';
 import { JobDeletedV1 } from './job-deleted.v1';
 import { CustomerInvoiceIssuedV1 } from './customer-invoice-issued.v1';
 import { CustomerInvoiceUpdatedV1 } from './customer-invoice-updated.v1';
+import { CustomerInvoiceIssuedV2 } from './customer-invoice-issued.v2';
+import { CustomerInvoiceUpdatedV2 } from './customer-invoice-updated.v2';
 import { CustomerInvoiceDeletedV1 } from './customer-invoice-deleted.v1';
 import { PurchaseInvoiceRecordedV1 } from './purchase-invoice-recorded.v1';
 import { PurchaseInvoiceUpdatedV1 } from './purchase-invoice-updated.v1';
@@ -37,8 +39,10 @@ export type {
   Customer,
   CustomerInvoiceStatus,
   ExpenseCategory,
+  InvoiceAmountType,
   JobStatus,
   LineItemCategory,
+  LineItemCategoryV2,
   PaymentMethod,
   PaymentStatus,
   ServiceType,
@@ -60,6 +64,8 @@ export * from './job-rescheduled.v1';
 export * from './job-deleted.v1';
 export * from './customer-invoice-issued.v1';
 export * from './customer-invoice-updated.v1';
+export * from './customer-invoice-issued.v2';
+export * from './customer-invoice-updated.v2';
 export * from './customer-invoice-deleted.v1';
 export * from './purchase-invoice-recorded.v1';
 export * from './purchase-invoice-updated.v1';
@@ -86,8 +92,10 @@ export const JobCompleted = JobCompletedV1;
 export const JobAssigned = JobAssignedV1;
 export const JobRescheduled = JobRescheduledV1;
 export const JobDeleted = JobDeletedV1;
-export const CustomerInvoiceIssued = CustomerInvoiceIssuedV1;
-export const CustomerInvoiceUpdated = CustomerInvoiceUpdatedV1;
+// Billing emits v2 only (issue 12: amount type, GST-free lines, surcharge line, payment link). Consumers subscribe to
+// v1 as well: events already queued or stored (reporting's rebuild) are v1, and read as tax exclusive.
+export const CustomerInvoiceIssued = CustomerInvoiceIssuedV2;
+export const CustomerInvoiceUpdated = CustomerInvoiceUpdatedV2;
 export const CustomerInvoiceDeleted = CustomerInvoiceDeletedV1;
 export const PurchaseInvoiceRecorded = PurchaseInvoiceRecordedV1;
 export const PurchaseInvoiceUpdated = PurchaseInvoiceUpdatedV1;
@@ -117,6 +125,8 @@ export const contractList = [
   JobDeletedV1,
   CustomerInvoiceIssuedV1,
   CustomerInvoiceUpdatedV1,
+  CustomerInvoiceIssuedV2,
+  CustomerInvoiceUpdatedV2,
   CustomerInvoiceDeletedV1,
   PurchaseInvoiceRecordedV1,
   PurchaseInvoiceUpdatedV1,

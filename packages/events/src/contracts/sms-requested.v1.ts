@@ -15,6 +15,13 @@ export const SmsRequestedV1Data = z.object({
   purpose: z.string().min(1).max(100),
   jobId: id.nullable(),
   requestedAt: isoDateTime,
+  /**
+   * The staff member (user id) whose action asked for the message; notify tells their dashboard how the delivery
+   * ended (sent / recorded / failed). Added to v1 as an optional field: additive and backward compatible, so events
+   * without it (older producers, messages not asked for by a person) still parse, and consumers that do not know it
+   * ignore it.
+   */
+  requestedBy: id.nullable().optional(),
 });
 export type SmsRequestedV1Data = z.infer<typeof SmsRequestedV1Data>;
 

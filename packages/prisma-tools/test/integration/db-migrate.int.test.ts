@@ -38,6 +38,8 @@ jest.setTimeout(120_000);
 describe('scripts/db-migrate.mjs', () => {
   const dbName = `pt_dbm_${process.pid}_${Date.now().toString(36)}`;
   const url = databaseUrl(dbName);
+  // Roles are cluster-wide: this suite's own, dropped afterwards (database-roles.int.test.ts covers them).
+  const rolePrefix = `${dbName}_`;
   let tmp: ReturnType<typeof tempDir>;
   let env: NodeJS.ProcessEnv;
   const migrationsOf = (service: string) =>
@@ -49,11 +51,13 @@ describe('scripts/db-migrate.mjs', () => {
     tmp = tempDir('dbm');
     writeSchema(path.join(tmp.dir, 'gateway', 'prisma'), 'identity', gatewayModels);
     writeSchema(path.join(tmp.dir, 'booking', 'prisma'), 'booking', bookingModels);
-    env = { DATABASE_URL: url, DB_MIGRATE_SERVICES_DIR: tmp.dir };
+    env = { DATABASE_URL: url, DB_MIGRATE_SERVICES_DIR: tmp.dir, DATABASE_ROLE_PREFIX: rolePrefix };
   });
 
   afterAll(async () => {
     await dropDatabase(dbName);
+    const roles = ['gateway', 'booking'].flatMap((s) => [`${rolePrefix}${s}_owner`, `${rolePrefix}${s}_app`]);
+    await query(databaseUrl('postgres'), roles.map((r) => `DROP ROLE IF EXISTS "${r}";`).join(' '));
     tmp?.cleanup();
   });
 
@@ -73,8 +77,14 @@ describe('scripts/db-migrate.mjs', () => {
     const result = await dbMigrate(['deploy'], env);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^✔ gateway \(identity\): applied 1 of 1: \d{14}_init$/);
-    expect(lines[1]).toMatch(/^✔ booking \(booking\): applied 1 of 1: \d{14}_init$/);
+    // `create` made the two schemas as the administrator (the engine creates its schema when it connects).
+    expect(lines[0]).toBe(
+      `✔ database roles of gateway, booking (prefix ${rolePrefix}): created ${rolePrefix}gateway_owner, ` +
+        `${rolePrefix}gateway_app, ${rolePrefix}booking_owner, ${rolePrefix}booking_app; ` +
+        "handed 2 object(s) to their schema's owner",
+    );
+    expect(lines[1]).toMatch(/^✔ gateway \(identity\): applied 1 of 1: \d{14}_init$/);
+    expect(lines[2]).toMatch(/^✔ booking \(booking\): applied 1 of 1: \d{14}_init$/);
 
     const recorded = await query<{ schema: string; name: string }>(
       url,
@@ -128,7 +138,9 @@ describe('scripts/db-migrate.mjs', () => {
     expect(await query(url, 'SELECT migration_name FROM booking._prisma_migrations')).toHaveLength(2);
 
     const again = await dbMigrate(['deploy', 'booking'], env);
-    expect(again.stdout.trim()).toBe('✔ booking (booking): up to date, 2 migration(s)');
+    expect(again.stdout.trim()).toBe(
+      `✔ database roles of booking (prefix ${rolePrefix}): up to date\n✔ booking (booking): up to date, 2 migration(s)`,
+    );
   });
 
   it('names DATABASE_URL and how to start Postgres when it is unreachable', async () => {
