@@ -4,16 +4,24 @@ import { z } from 'zod';
 const url = z.string().url();
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const positiveInt = z.coerce.number().int().positive();
+/** Where booking runs on a developer's machine (`npm start`, tests). */
+const LOCAL_BOOKING_URL = 'http://127.0.0.1:3001';
 
 export const configSchema = serviceEnvSchema(3003)
   .extend({
-    /** The booking service (booking-token lookups for payment intents). */
-    BOOKING_URL: url.default('http://127.0.0.1:3001'),
+    /**
+     * The booking service (booking-token lookups for payment intents). Required in production
+     * (deploy/service-calls.json): in a container the loopback default would be this container itself.
+     */
+    BOOKING_URL: url.optional(),
 
     // --- Card payments --------------------------------------------------------------------------------------
     /** Stripe secret key. Without it (PAYMENTS_MODE=auto) the checkout runs in the labelled test mode. */
     STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'must be a Stripe secret key (sk_...)').optional(),
-    /** Signing secret of the Stripe webhook endpoint (POST /api/payments/webhook). Required with a secret key. */
+    /**
+     * Signing secret of the Stripe webhook endpoint (POST /api/payments/webhook). Required in production and with a
+     * secret key; without it (development, tests) the webhook answers 400 to every call.
+     */
     STRIPE_WEBHOOK_SECRET: z
       .string()
       .startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_...)')
@@ -50,6 +58,27 @@ export const configSchema = serviceEnvSchema(3003)
     /** Attempts of a pdf/email job before it fails (exponential backoff from 1 s). */
     JOB_ATTEMPTS: positiveInt.default(5),
   })
+  .superRefine(
+    (env, ctx) => {
+      if (env.NODE_ENV === 'production' && !env.BOOKING_URL)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['BOOKING_URL'],
+          message: 'is required when NODE_ENV=production (the booking service, e.g. http://booking:3001)',
+        });
+      // Issue 14 item 8: in production the webhook endpoint is public, and only a verified signature makes a call
+      // Stripe's; development answers 400 to every call it cannot verify.
+      if (env.NODE_ENV === 'production' && !env.STRIPE_WEBHOOK_SECRET)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['STRIPE_WEBHOOK_SECRET'],
+          message:
+            'is required when NODE_ENV=production (the signing secret of the Stripe webhook endpoint, whsec_...)',
+        });
+    },
+    // Also when another variable is bad, so one start names every problem.
+    { when: () => true },
+  )
   .superRefine((env, ctx) => {
     if (env.PAYMENTS_MODE === 'live' && !env.STRIPE_SECRET_KEY)
       ctx.addIssue({
@@ -58,13 +87,14 @@ export const configSchema = serviceEnvSchema(3003)
         message: 'is required when PAYMENTS_MODE=live',
       });
     const live = env.PAYMENTS_MODE === 'live' || (env.PAYMENTS_MODE === 'auto' && env.STRIPE_SECRET_KEY);
-    if (live && !env.STRIPE_WEBHOOK_SECRET)
+    if (live && !env.STRIPE_WEBHOOK_SECRET && env.NODE_ENV !== 'production')
       ctx.addIssue({
         code: 'custom',
         path: ['STRIPE_WEBHOOK_SECRET'],
         message: 'is required with STRIPE_SECRET_KEY (payments are confirmed by the webhook)',
       });
-  });
+  })
+  .transform((env) => ({ ...env, BOOKING_URL: env.BOOKING_URL ?? LOCAL_BOOKING_URL }));
 
 export type Config = z.output<typeof configSchema>;
 

@@ -1,26 +1,39 @@
-import { startService, type RuntimeParts, type ServiceRuntime } from '@tyres/service-kit';
+import { createServiceRuntime, type ServiceRuntime } from '@tyres/service-kit';
 import type { Logger } from 'pino';
+import { CustomerInvoices } from './app/customer-invoices';
+import { Expenses } from './app/expenses';
+import { InvoiceDocuments } from './app/invoice-documents';
+import { JobProjection } from './app/jobs';
+import { eventWriter } from './app/outbox';
+import { Payments } from './app/payments';
+import { PurchaseInvoices } from './app/purchase-invoices';
+import { Transactions } from './app/transactions';
 import { paymentsMode, type Config } from './config';
-import type { BillingContext } from './context';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
-import { CustomerInvoiceRepository } from './db/customer-invoices';
 import { EmailDeliveryRepository } from './db/email-deliveries';
-import { ExpenseRepository } from './db/expenses';
-import { PaymentRepository } from './db/payments';
 import { PdfStore } from './db/pdfs';
-import { PurchaseInvoiceRepository } from './db/purchase-invoices';
-import { createMailer } from './workers/mailer';
-import { eventWriter } from './events/emit';
-import { subscribeBilling } from './events/handlers';
-import { billingHttp } from './http/routes';
+import { billingHandlers } from './events/handlers';
+import { subscribeBilling } from './events/subscriptions';
 import { httpBookingClient, type BookingClient } from './http/booking-client';
-import { stripeClient, stripeProvider, testModeProvider } from './http/stripe-client';
+import { billingHttp, type BillingUseCases } from './http/routes';
+import { stripeClient, stripeProvider, testModeProvider, verifyStripeWebhook } from './http/stripe-client';
 import { startWorkers } from './workers';
-import { createQueues } from './workers/queues';
+import { createMailer } from './workers/mailer';
+import { renderPdf } from './workers/pdf-render';
+import { createQueues, type BillingQueues } from './workers/queues';
+
+/** What the composition built: the use cases and the parts tests look at. */
+export interface BillingParts extends BillingUseCases {
+  config: Config;
+  db: Db;
+  queues: BillingQueues;
+  jobs: JobProjection;
+  clock: () => Date;
+}
 
 export interface BillingService {
   runtime: ServiceRuntime<Db>;
-  ctx: BillingContext;
+  ctx: BillingParts;
 }
 
 export interface BillingOverrides {
@@ -29,52 +42,46 @@ export interface BillingOverrides {
 }
 
 /**
- * The composition root shared by main.ts and the integration tests: config → db → queues → context → bus
- * subscriptions → HTTP → workers; everything closes in order on shutdown.
+ * The composition root shared by main.ts and the integration tests, in plain order: runtime → queues and adapters →
+ * use cases → subscriptions → HTTP and workers. Everything closes in order on shutdown.
  */
 export async function startBilling(
   config: Config,
   logger: Logger,
   overrides: BillingOverrides = {},
 ): Promise<BillingService> {
-  const db = createDb(config.DATABASE_URL);
   const clock = overrides.clock ?? (() => new Date());
   const mode = paymentsMode(config);
-  if (mode === 'test') {
+  if (mode === 'test')
     logger.warn(
       { paymentsMode: config.PAYMENTS_MODE },
       'PAYMENTS IN TEST MODE: no Stripe keys, card payments are simulated with Stripe test cards and no money is taken',
     );
-  }
   if (!config.SMTP_URL)
     logger.warn('SMTP_URL not set: invoice emails are recorded in the local email log, not delivered');
+  if (!config.STRIPE_WEBHOOK_SECRET)
+    logger.warn(
+      'STRIPE_WEBHOOK_SECRET not set: the Stripe webhook answers 400 to every call (development only)',
+    );
 
-  const queues = await createQueues(config.REDIS_URL, config.REDIS_PREFIX, config.JOB_ATTEMPTS);
+  const db = createDb(config.DATABASE_URL);
+  const runtime = createServiceRuntime({ name: 'billing', schema: DB_SCHEMA, config, logger, db });
+  const queues = createQueues(config.REDIS_URL, config.REDIS_PREFIX, config.JOB_ATTEMPTS);
   const mailer = createMailer(config.SMTP_URL);
-  let ctx: BillingContext | undefined;
 
-  /** Built once, from the first runtime callback that has the parts (outbox, relay). */
-  const context = (parts: RuntimeParts<Db>): BillingContext => {
-    if (ctx) return ctx;
-    const wakeRelay = () => parts.relay.wake();
-    const events = eventWriter(parts.outbox);
-    ctx = {
-      config,
-      logger,
+  const transactions = new Transactions(db, runtime.wake);
+  const events = eventWriter(runtime.outbox);
+  const invoices = new CustomerInvoices({ db, transactions, events, clock });
+  const useCases: BillingUseCases = {
+    invoices,
+    documents: new InvoiceDocuments({
       db,
-      invoices: new CustomerInvoiceRepository(db, events, wakeRelay, clock),
-      purchases: new PurchaseInvoiceRepository(db, events, wakeRelay, clock),
-      expenses: new ExpenseRepository(db, events, wakeRelay, clock),
-      payments: new PaymentRepository(db, events, wakeRelay, clock),
+      invoices,
       pdfs: new PdfStore(db),
       emails: new EmailDeliveryRepository(db),
       queues,
-      provider:
-        mode === 'live'
-          ? stripeProvider(stripeClient(config.STRIPE_SECRET_KEY as string, config.STRIPE_API_BASE))
-          : testModeProvider(),
-      booking: overrides.booking ?? httpBookingClient(config.BOOKING_URL),
       mailer,
+      renderPdf,
       business: {
         name: config.BUSINESS_NAME,
         abn: config.BUSINESS_ABN,
@@ -83,44 +90,67 @@ export async function startBilling(
         address: config.BUSINESS_ADDRESS,
         website: config.BUSINESS_WEBSITE,
       },
-      clock,
-      wakeRelay,
-    };
-    return ctx;
-  };
-
-  let runtime: ServiceRuntime<Db>;
-  try {
-    runtime = await startService<Db>({
-      name: 'billing',
-      schema: DB_SCHEMA,
-      config,
+      emailFrom: config.EMAIL_FROM,
+      jobWaitMs: config.JOB_WAIT_MS,
       logger,
+      clock,
+    }),
+    purchases: new PurchaseInvoices({ db, transactions, events, clock }),
+    expenses: new Expenses({ db, transactions, events, clock }),
+    payments: new Payments({
       db,
-      subscribe: (parts) => subscribeBilling(parts.bus, context(parts)),
-      http: (parts) =>
-        billingHttp({
-          ctx: context(parts),
-          redis: parts.redis,
-          readiness: parts.readiness,
-          identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-        }),
-      start: async (parts) => {
-        // Closers run in the order added, and these run before the runtime's own (HTTP drain, consumers, relay,
-        // connections): workers finish their running jobs while the database and Redis are still there.
-        if (config.RUN_WORKERS) {
-          const workers = startWorkers(context(parts));
-          parts.lifecycle.onShutdown('bullmq workers', () => workers.close());
-        }
-        parts.lifecycle.onShutdown('bullmq queues', () => queues.close(Math.min(config.JOB_WAIT_MS, 5000)));
-        parts.lifecycle.onShutdown('mailer', () => mailer.close());
+      transactions,
+      events,
+      clock,
+      logger,
+      provider:
+        mode === 'live'
+          ? stripeProvider(stripeClient(config.STRIPE_SECRET_KEY as string, config.STRIPE_API_BASE))
+          : testModeProvider(),
+      booking: overrides.booking ?? httpBookingClient(config.BOOKING_URL),
+      invoices,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      verifyWebhook: verifyStripeWebhook,
+    }),
+  };
+  const jobs = new JobProjection(invoices);
+
+  subscribeBilling(runtime.bus, billingHandlers({ db, jobs, wake: runtime.wake }));
+
+  try {
+    const service = await runtime.listen(
+      billingHttp({
+        logger,
+        readiness: runtime.readiness,
+        identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
+        useCases,
+      }),
+      {
+        start: async () => {
+          // Closers run in the order added, and these run before the runtime's own (HTTP drain, consumers, relay,
+          // connections): workers finish their running jobs while the database and Redis are still there.
+          if (config.RUN_WORKERS) {
+            const workers = startWorkers(useCases.documents, {
+              redisUrl: config.REDIS_URL,
+              redisPrefix: config.REDIS_PREFIX,
+              pdfConcurrency: config.PDF_CONCURRENCY,
+              emailConcurrency: config.EMAIL_CONCURRENCY,
+              logger,
+            });
+            runtime.lifecycle.onShutdown('bullmq workers', () => workers.close());
+          }
+          runtime.lifecycle.onShutdown('bullmq queues', () =>
+            queues.close(Math.min(config.JOB_WAIT_MS, 5000)),
+          );
+          runtime.lifecycle.onShutdown('mailer', () => mailer.close());
+        },
       },
-    });
+    );
+    return { runtime: service, ctx: { ...useCases, config, db, queues, jobs, clock } };
   } catch (err) {
     await queues.close();
     mailer.close();
     await db.$disconnect().catch(() => undefined);
     throw err;
   }
-  return { runtime, ctx: context(runtime) };
 }

@@ -8,8 +8,28 @@ export const configSchema = serviceEnvSchema(3001).extend({
     .positive()
     .max(24 * 60)
     .default(30),
+  /**
+   * How far ahead customers and staff may book: today (Perth) plus this many days. Later dates list no bookable
+   * slots, and quotes, holds, bookings and moves to them are refused (issue 14 item 6).
+   */
+  BOOKING_HORIZON_DAYS: z.coerce.number().int().positive().max(3660).default(90),
   /** Photos may be added to a booking for this long after it was made. */
   PHOTO_UPLOAD_WINDOW_MINUTES: z.coerce.number().positive().default(60),
+  /**
+   * The most a photo upload request may carry, in bytes. Above the gateway's MAX_UPLOAD_BYTES (30 MiB), so a
+   * body the gateway lets through is always read to its end before booking answers; only a body past this is
+   * cut off (answer, then the connection is closed).
+   */
+  PHOTO_UPLOAD_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(6 * 1_048_576)
+    .default(32 * 1_048_576),
+  /**
+   * After an upload has been refused, how long the rest of its body is read and discarded before answering anyway
+   * (and closing the connection). Reading it lets a proxy finish sending, so the refusal reaches the customer.
+   */
+  PHOTO_UPLOAD_DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** How often expired holds are released (and BookingExpired emitted). */
   HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
   /** Connections in this replica's Postgres pool. */

@@ -9,6 +9,7 @@ import { FallbackAddressProvider, OfflineAddressProvider, type AddressProvider }
 import type { Config } from './config';
 import { Bookings } from './db/bookings';
 import { createDatabase, DB_SCHEMA, type Database, type Db } from './db/client';
+import { PhotoChunks } from './db/photo-chunks';
 import { Photos } from './db/photos';
 import { Reservations } from './db/reservations';
 import { SlotCache } from './db/slot-cache';
@@ -57,6 +58,8 @@ export async function startBooking(
   const { prisma: db, sql } = database;
   const slotCache = new SlotCache({ load: (date) => readSlots(sql, date, database.prepared) });
   const onSlotsChanged = (date: string) => slotCache.invalidate(date);
+  // Uploads write their chunks on at most half the pool: bookings and slot lists keep the rest.
+  const photoChunks = new PhotoChunks(sql, Math.floor(config.DATABASE_POOL_SIZE / 2));
   let parts!: { bookings: Bookings; reservations: Reservations; sweeper: HoldSweeper };
 
   const runtime = await startService({
@@ -92,6 +95,7 @@ export async function startBooking(
         reservations: new Reservations({ sql, outbox, wake, clock, onSlotsChanged }),
         sweeper: createHoldSweeper({
           sql,
+          photoChunks,
           outbox,
           wake,
           clock,
@@ -116,6 +120,12 @@ export async function startBooking(
           reservations: parts.reservations,
           slotAdmin: new SlotAdmin({ db, outbox, wake, clock, onSlotsChanged }),
           photos: new Photos({ db, outbox, wake, clock, windowMinutes: config.PHOTO_UPLOAD_WINDOW_MINUTES }),
+          photoChunks,
+          uploads: {
+            maxBodyBytes: config.PHOTO_UPLOAD_MAX_BODY_BYTES,
+            drainTimeoutMs: config.PHOTO_UPLOAD_DRAIN_TIMEOUT_MS,
+          },
+          horizonDays: config.BOOKING_HORIZON_DAYS,
           suburbs,
           addresses: options.addresses ?? addressProviderFor(config, suburbs, logger),
         }),

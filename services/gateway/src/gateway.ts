@@ -8,6 +8,7 @@ import { userEvents } from './events/user-events';
 import { createGatewayApp } from './http/app';
 import { Sessions } from './http/session';
 import { LoginThrottle } from './http/throttle';
+import { TrustedProxies } from './http/client-address';
 
 /** Composition of the gateway; main.ts runs it, integration tests start it on port 0. */
 export async function startGateway(config: GatewayConfig, logger: Logger) {
@@ -63,6 +64,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
           maxPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
           windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS,
         }),
+        trustedProxies: TrustedProxies.parse(config.TRUSTED_PROXIES),
         upstreams: {
           booking: config.BOOKING_URL,
           jobs: config.JOBS_URL,
@@ -75,6 +77,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
         secureCookies: config.cookieSecure,
         maxBodyBytes: config.MAX_BODY_BYTES,
         maxUploadBytes: config.MAX_UPLOAD_BYTES,
+        upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
         readiness,
         frontends,
       });

@@ -2,7 +2,7 @@ import { createLogger, runMain } from '@tyres/service-kit';
 import { loadServiceConfig } from './config';
 import { startJobsService } from './service';
 
-// Composition root. The event subscriptions are listed in one place: src/service.ts (`subscribe`).
+// The composition is src/service.ts; what the service consumes is listed in src/events/subscriptions.ts.
 runMain('jobs', async () => {
   const config = loadServiceConfig();
   const logger = createLogger('jobs', { level: config.LOG_LEVEL });

@@ -1,38 +1,32 @@
-import {
-  BookingCreated,
-  BookingPhotoAdded,
-  createInbox,
-  CustomerInvoiceDeleted,
-  CustomerInvoiceIssued,
-  CustomerInvoiceUpdated,
-  PaymentSucceeded,
-  PurchaseInvoiceDeleted,
-  PurchaseInvoiceRecorded,
-  PurchaseInvoiceUpdated,
-  UserCreated,
-  UserStatusChanged,
-  type EventEnvelope,
-  type EventHandler,
-  type TransactionRunner,
-} from '@tyres/events';
-import { serviceHttp, startService, type Logger, type ServiceRuntime } from '@tyres/service-kit';
-import { BookingClient, type ReservationApi } from './http/booking-client';
+import { createInbox, type TransactionRunner } from '@tyres/events';
+import { createServiceRuntime, serviceHttp, type Logger, type ServiceRuntime } from '@tyres/service-kit';
+import { BookingFacts } from './app/bookings';
+import { InvoiceFacts } from './app/invoices';
+import { JobUseCases } from './app/jobs';
+import { LineItemUseCases } from './app/line-items';
+import type { ReservationApi } from './app/reservations';
+import { SlotChanges } from './app/slot-changes';
+import { TechnicianUseCases } from './app/technicians';
 import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db, type Tx } from './db/client';
+import { InvoiceRecords } from './db/invoice-records';
 import { JobsRepository } from './db/jobs-repository';
+import { LineItemsRepository } from './db/line-items-repository';
 import { StaffRepository } from './db/staff-repository';
-import { jobHandlers } from './events/handlers';
-import { mountRoutes } from './http/routes';
-import { JobService } from './http/job-service';
-import { createInboxPurger } from './workers/inbox-purge';
+import { jobsHandlers } from './events/handlers';
+import { subscribeJobs } from './events/subscriptions';
+import { BookingClient } from './http/booking-client';
+import { jobsRoutes } from './http/routes';
 
 export interface JobsRuntime extends ServiceRuntime<Db> {
-  service: JobService;
+  /** The stores, for consistency checks from tests and tools (stored documents, list counts). */
+  repositories: { jobs: JobsRepository; staff: StaffRepository };
 }
 
 /**
- * The jobs service's composition: Postgres (Prisma), the event bus and outbox relay, HTTP. main.ts runs it with the
- * environment's config; the integration tests run it in-process with their own database, prefix and fake booking.
+ * The jobs service's composition, in plain order: runtime → repositories → use cases → subscriptions → listen.
+ * main.ts runs it with the environment's config; the integration tests run it in-process with their own database,
+ * prefix and fake booking.
  */
 export async function startJobsService(
   config: Config,
@@ -40,67 +34,56 @@ export async function startJobsService(
   overrides: { booking?: ReservationApi } = {},
 ): Promise<JobsRuntime> {
   const db = createDb(config.DATABASE_URL, config.DB_POOL_MAX);
-  let service: JobService | undefined;
-  const runtime = await startService({
-    name: 'jobs',
-    schema: DB_SCHEMA,
-    config,
-    logger,
+  const runtime = createServiceRuntime({ name: 'jobs', schema: DB_SCHEMA, config, logger, db });
+  const { outbox, wake } = runtime;
+
+  const jobsRepo = new JobsRepository(db);
+  const staff = new StaffRepository(db);
+  const lineItemsRepo = new LineItemsRepository(db);
+  const invoiceRecords = new InvoiceRecords();
+
+  const booking =
+    overrides.booking ?? new BookingClient(config.BOOKING_URL, config.BOOKING_TIMEOUT_MS, logger);
+  const slots = new SlotChanges({
     db,
-    subscribe: ({ bus, outbox, relay }) => {
-      const inbox = createInbox(db as unknown as TransactionRunner<Tx>, {
-        schema: DB_SCHEMA,
-        transactionOptions: { timeout: 15_000 },
-      });
-      const h = jobHandlers({ jobs: new JobsRepository(db), staff: new StaffRepository(db), outbox });
-      /** Idempotent (inbox) handler that nudges the relay once its transaction committed. */
-      const once = <E extends EventEnvelope>(
-        name: string,
-        fn: (tx: Tx, event: E) => Promise<void>,
-      ): EventHandler<E> => {
-        const handler = inbox.handler<E>(`jobs.${name}`, fn);
-        return async (event, ctx) => {
-          const outcome = await handler(event, ctx);
-          relay.wake();
-          return outcome;
-        };
-      };
-      // Everything the jobs service reacts to, in one place.
-      bus.subscribe(BookingCreated, once('onBookingCreated', h.onBookingCreated));
-      bus.subscribe(BookingPhotoAdded, once('onBookingPhotoAdded', h.onBookingPhotoAdded));
-      bus.subscribe(PaymentSucceeded, once('onPaymentSucceeded', h.onPaymentSucceeded));
-      bus.subscribe(CustomerInvoiceIssued, once('onCustomerInvoiceIssued', h.onCustomerInvoiceIssued));
-      bus.subscribe(CustomerInvoiceUpdated, once('onCustomerInvoiceUpdated', h.onCustomerInvoiceUpdated));
-      bus.subscribe(CustomerInvoiceDeleted, once('onCustomerInvoiceDeleted', h.onCustomerInvoiceDeleted));
-      bus.subscribe(PurchaseInvoiceRecorded, once('onPurchaseInvoiceRecorded', h.onPurchaseInvoiceRecorded));
-      bus.subscribe(PurchaseInvoiceUpdated, once('onPurchaseInvoiceUpdated', h.onPurchaseInvoiceUpdated));
-      bus.subscribe(PurchaseInvoiceDeleted, once('onPurchaseInvoiceDeleted', h.onPurchaseInvoiceDeleted));
-      bus.subscribe(UserCreated, once('onUserCreated', h.onUserCreated));
-      bus.subscribe(UserStatusChanged, once('onUserStatusChanged', h.onUserStatusChanged));
-    },
-    start: async ({ lifecycle }) => {
-      const purger = createInboxPurger({ db, logger });
-      purger.start();
-      lifecycle.onShutdown('inbox purge', () => purger.stop());
-    },
-    http: ({ readiness, outbox, relay }) => {
-      service = new JobService({
-        db,
-        outbox,
-        booking:
-          overrides.booking ?? new BookingClient(config.BOOKING_URL, config.BOOKING_TIMEOUT_MS, logger),
-        logger,
-        wake: () => relay.wake(),
-        bookingTimeoutMs: config.BOOKING_TIMEOUT_MS,
-      });
-      return serviceHttp({
-        name: 'jobs',
-        logger,
-        readiness,
-        identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-        routes: mountRoutes(service),
-      });
-    },
+    jobs: jobsRepo,
+    invoices: invoiceRecords,
+    outbox,
+    booking,
+    logger,
+    wake,
+    bookingTimeoutMs: config.BOOKING_TIMEOUT_MS,
   });
-  return { ...runtime, service: service as JobService };
+  const jobs = new JobUseCases({
+    db,
+    jobs: jobsRepo,
+    lineItems: lineItemsRepo,
+    staff,
+    invoices: invoiceRecords,
+    outbox,
+    slots,
+    logger,
+    wake,
+  });
+  const lineItems = new LineItemUseCases({ db, jobs: jobsRepo, lineItems: lineItemsRepo });
+  const technicians = new TechnicianUseCases({ staff });
+  const bookings = new BookingFacts({ jobs: jobsRepo, invoices: invoiceRecords });
+  const invoices = new InvoiceFacts({ jobs: jobsRepo, invoices: invoiceRecords, outbox });
+
+  const inbox = createInbox(db as unknown as TransactionRunner<Tx>, {
+    schema: DB_SCHEMA,
+    transactionOptions: { timeout: 15_000 },
+  });
+  subscribeJobs(runtime.bus, jobsHandlers({ inbox, wake, bookings, invoices, technicians }));
+
+  const started = await runtime.listen(
+    serviceHttp({
+      name: 'jobs',
+      logger,
+      readiness: runtime.readiness,
+      identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
+      routes: jobsRoutes({ jobs, lineItems, technicians }),
+    }),
+  );
+  return { ...started, repositories: { jobs: jobsRepo, staff } };
 }

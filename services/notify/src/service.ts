@@ -1,6 +1,7 @@
 import {
   createRedis,
   createServiceApp,
+  dependencyCheck,
   identityMiddleware,
   startService,
   type Logger,
@@ -10,7 +11,12 @@ import { BookingCreated, EmailRequested, JobAssigned, SmsRequested, UserStatusCh
 import { twilioCredentials, type Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
 import { DeliveryRepository } from './db/deliveries';
-import { deliveriesForAssignment, deliveriesForBooking, type Delivery } from './domain/notifications';
+import {
+  deliveriesForAssignment,
+  deliveriesForBooking,
+  smsDeliveryNotice,
+  type Delivery,
+} from './domain/notifications';
 import { onBookingCreated, onEmailRequested, onSmsRequested, type HandlerDeps } from './events/handlers';
 import { createLiveFeed, type LiveFeed } from './events/live-feed';
 import { mountRoutes } from './http/routes';
@@ -32,6 +38,7 @@ import {
 } from './workers/transports';
 import { CLOSE, NotificationHub } from './ws/hub';
 import { createUpgradeHandler } from './ws/upgrade';
+import { createUserMessages, userMessagesChannel, type UserMessages } from './ws/user-messages';
 
 export interface NotifyOptions {
   /** Replace the transports chosen from the environment (tests). */
@@ -45,6 +52,7 @@ export interface NotifyService {
   runtime: ServiceRuntime<Db>;
   hub: NotificationHub;
   liveFeed: LiveFeed;
+  userMessages: UserMessages;
   queues: NotifyQueues;
   deliveries: DeliveryRepository;
   transports: { sms: SmsTransport['name']; email: EmailTransport['name'] };
@@ -59,6 +67,7 @@ export interface NotifyService {
  *   live feed (exclusive queue per replica, every event)           BookingCreated -> new_booking to admins
  *                                                                  JobAssigned    -> new_booking + job_assigned to the technician
  *                                                                  UserStatusChanged (deactivated) -> close their sockets
+ *   user messages (Redis pub/sub, every replica)                   sms_delivery to the user who asked for the SMS
  *   BullMQ workers                                                 sms (Twilio | local), email (SMTP | local)
  *   HTTP                                                           /ws/notifications (upgrade), delivery log, bull-board
  */
@@ -102,6 +111,7 @@ export async function startNotify(
 
   let queues: NotifyQueues | undefined;
   let liveFeed: LiveFeed | undefined;
+  let userMessages: UserMessages | undefined;
   let draining = false;
   let setAppDraining = () => {};
 
@@ -148,6 +158,19 @@ export async function startNotify(
       readiness.liveFeed = async () => {
         if (!feed.isReady()) throw new Error('live notification feed not consuming');
       };
+
+      // Messages notify itself produces for one user (the outcome of an SMS they asked for): every replica.
+      userMessages = createUserMessages({
+        publisher: redis,
+        subscriber: createRedis(config.REDIS_URL, 'worker'),
+        channel: userMessagesChannel(config.REDIS_PREFIX),
+        deliver: (d) => hub.deliver(d),
+        logger,
+      });
+      const own = userMessages;
+      readiness.userMessages = dependencyCheck(async () => {
+        if (!own.isReady()) throw new Error('not subscribed to user messages (Redis)');
+      });
     },
     http: ({ readiness }) => {
       const svc = createServiceApp({ name: 'notify', logger, readiness });
@@ -185,6 +208,7 @@ export async function startNotify(
     start: async ({ lifecycle }) => {
       hub.start();
       liveFeed?.start();
+      await userMessages?.start();
       const workers: { close(): Promise<void> }[] = [];
       if (config.RUN_WORKERS) {
         const prefix = bullPrefix(config.REDIS_PREFIX);
@@ -198,6 +222,11 @@ export async function startNotify(
             onAttempt: (outcome, delivery) => {
               metrics.attempt(delivery.channel, outcome);
               options.onAttempt?.(outcome, delivery);
+            },
+            // The staff member who asked for an SMS hears how it ended, on whichever replica they are connected.
+            onFinished: (delivery, result) => {
+              const notice = smsDeliveryNotice(delivery, result);
+              if (notice?.to === 'user') void userMessages?.publish(notice);
             },
           });
         const worker = (
@@ -232,6 +261,8 @@ export async function startNotify(
         await hub.close();
         await liveFeed?.close();
         await Promise.allSettled(workers.map((w) => w.close()));
+        // After the workers: a job finishing during the drain still publishes its outcome to the other replicas.
+        await userMessages?.close();
         emailTransport.close();
       });
     },
@@ -243,6 +274,7 @@ export async function startNotify(
     runtime,
     hub,
     liveFeed: liveFeed as LiveFeed,
+    userMessages: userMessages as UserMessages,
     queues: queues as NotifyQueues,
     deliveries,
     transports: { sms: smsTransport.name, email: emailTransport.name },

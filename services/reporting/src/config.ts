@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 export const configSchema = serviceEnvSchema(3004).extend({
   /**
-   * Budget of the GST report's day-block cache (src/db/gst-block-cache.ts), in MiB; 0 turns it off (every block
+   * Budget of the GST report's day-block cache (src/app/gst-block-cache.ts), in MiB; 0 turns it off (every block
    * read from Postgres on every request). A two-year history of 200,000 GST rows takes about 34 MiB.
    */
   GST_BLOCK_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(128),

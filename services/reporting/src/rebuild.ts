@@ -5,7 +5,7 @@
  */
 import { baseEnvSchema, createLogger, loadConfig } from '@tyres/service-kit';
 import { createDb } from './db/client';
-import { rebuildProjections } from './db/rebuild';
+import { rebuildProjections } from './app/rebuild';
 
 async function main(): Promise<void> {
   const config = loadConfig(baseEnvSchema.pick({ DATABASE_URL: true, LOG_LEVEL: true }));

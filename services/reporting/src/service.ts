@@ -1,20 +1,21 @@
-import { serviceHttp, startService, type Logger, type ServiceRuntime } from '@tyres/service-kit';
+import { createServiceRuntime, serviceHttp, type Logger, type ServiceRuntime } from '@tyres/service-kit';
+import { GstBlockCache } from './app/gst-block-cache';
+import { ReportUseCases } from './app/reports';
 import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
-
-import { GstBlockCache } from './db/gst-block-cache';
+import { reportingHandlers } from './events/handlers';
 import { subscribeReporting } from './events/subscriptions';
 import { mountRoutes } from './http/routes';
-import { startDayRefresher, type DayRefresher } from './workers/day-refresher';
-import { startInboxPurge } from './workers/inbox-purge';
+import { createDayRefresher } from './workers/day-refresher';
 
 export interface ReportingOverrides {
   clock?: () => Date;
 }
 
 /**
- * The composition root shared by main.ts and the integration tests: config → db → bus subscriptions → HTTP.
- * Everything closes in order on shutdown (service-kit's runtime).
+ * The composition root shared by main.ts and the integration tests, in plain order: runtime → day refresher and
+ * report use cases → subscriptions → HTTP. Everything closes in order on shutdown (service-kit's runtime, which
+ * also purges old inbox rows).
  */
 export async function startReporting(
   config: Config,
@@ -23,33 +24,30 @@ export async function startReporting(
 ): Promise<ServiceRuntime<Db>> {
   const db = createDb(config.DATABASE_URL);
   const clock = overrides.clock ?? (() => new Date());
-  let refresher: DayRefresher | undefined;
-  return startService<Db>({
-    name: 'reporting',
-    schema: DB_SCHEMA,
-    config,
-    logger,
+  const runtime = createServiceRuntime({ name: 'reporting', schema: DB_SCHEMA, config, logger, db });
+
+  // Day summaries follow the facts in the background: recomputed for the days events marked dirty, at once after
+  // each handled event (wake) and on a short poll for days other replicas marked.
+  const refresher = createDayRefresher({ db, logger });
+  const reports = new ReportUseCases({
     db,
-    subscribe: ({ bus }) => subscribeReporting(bus, db, () => refresher?.wake()),
-    http: ({ readiness }) =>
-      serviceHttp({
-        name: 'reporting',
-        logger,
-        readiness,
-        identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-        routes: (app) =>
-          mountRoutes(app, {
-            db,
-            clock,
-            gstCache: new GstBlockCache(config.GST_BLOCK_CACHE_MB * 1024 * 1024),
-          }),
-      }),
-    start: async ({ lifecycle }) => {
-      // Background work (src/workers): day summaries recomputed for the days events marked dirty; old inbox rows purged.
-      refresher = startDayRefresher({ db, logger });
-      lifecycle.onShutdown('day refresher', () => refresher?.stop());
-      const stopPurge = startInboxPurge(db, logger);
-      lifecycle.onShutdown('inbox purge', stopPurge);
+    clock,
+    gstCache: new GstBlockCache(config.GST_BLOCK_CACHE_MB * 1024 * 1024),
+  });
+
+  subscribeReporting(runtime.bus, reportingHandlers({ db, afterCommit: () => refresher.wake() }));
+
+  const http = serviceHttp({
+    name: 'reporting',
+    logger,
+    readiness: runtime.readiness,
+    identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
+    routes: mountRoutes(reports),
+  });
+  return runtime.listen(http, {
+    start: async () => {
+      refresher.start();
+      runtime.lifecycle.onShutdown('day refresher', () => refresher.stop());
     },
   });
 }

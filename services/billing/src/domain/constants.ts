@@ -1,42 +1,36 @@
-/** Business constants of the spec (section 9). Money as decimal strings: never floats. */
-export const GST_RATE = '0.10';
-/** Card surcharge on online payments: 1.7%. */
-export const CARD_SURCHARGE_RATE = '0.017';
-export const CALLOUT_FEE = '89.80';
-export const PUNCTURE_REPAIR_FEE = '40.00';
-export const PREPAYMENT_DISCOUNT = '30.00';
-export const FITTING_FEE_PER_TYRE = '25.00';
-export const BALANCING_FEE_PER_TYRE = '15.00';
-export const BATTERY_SERVICE_PRICE = '0.00';
+import { schemas } from '@tyres/events';
+import type { Cents } from '@tyres/kernel';
+
+/**
+ * Business constants of the spec (section 9). Prices are what a customer sees, GST-inclusive (issue 12), in integer
+ * cents. GST, the card surcharge and rounding are @tyres/kernel's rules, not constants here.
+ */
+export const CALLOUT_FEE: Cents = 8980n;
+export const PUNCTURE_REPAIR_FEE: Cents = 4000n;
+export const PREPAYMENT_DISCOUNT: Cents = 3000n;
+export const FITTING_FEE_PER_TYRE: Cents = 2500n;
+export const BALANCING_FEE_PER_TYRE: Cents = 1500n;
+export const BATTERY_SERVICE_PRICE: Cents = 0n;
+/** A job is for 1 to 4 tyres (booking's rule); a generated invoice never prices more. */
+export const MAX_TYRES_PER_JOB = 4;
 /** Default customer invoice due date: 30 days after the invoice date. */
 export const INVOICE_DUE_DAYS = 30;
-export const BUSINESS_TIME_ZONE = 'Australia/Perth';
-/** Largest value a Decimal(10,2) column holds. */
-export const MAX_MONEY = '99999999.99';
 /** Largest line-item quantity (a whole number; keeps quantity × unit price and the Int column in range). */
 export const MAX_LINE_QUANTITY = 10_000;
 
-export const CUSTOMER_INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'cancelled'] as const;
+// The vocabularies are the event contracts' (packages/events), so what billing stores is what its events may carry.
+export const CUSTOMER_INVOICE_STATUSES = schemas.customerInvoiceStatus.options;
 export type CustomerInvoiceStatus = (typeof CUSTOMER_INVOICE_STATUSES)[number];
 
-export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'note'] as const;
+/** What staff may choose for a line (the spec's five). */
+export const STAFF_LINE_ITEM_CATEGORIES = schemas.lineItemCategory.options;
+/** Line categories as stored: plus the card surcharge line, which billing makes itself with a card payment. */
+export const LINE_ITEM_CATEGORIES = schemas.lineItemCategoryV2.options;
 export type LineItemCategory = (typeof LINE_ITEM_CATEGORIES)[number];
 export const DEFAULT_LINE_ITEM_CATEGORY: LineItemCategory = 'labour';
 
 /** Storage list of expense categories; purchase invoices use the same list (always cost-of-goods-sold on create). */
-export const EXPENSE_CATEGORIES = [
-  'cost-of-goods-sold',
-  'fuel',
-  'rent',
-  'utilities',
-  'marketing',
-  'insurance',
-  'subscriptions',
-  'admin',
-  'tools',
-  'vehicle',
-  'misc',
-] as const;
+export const EXPENSE_CATEGORIES = schemas.expenseCategory.options;
 export type ExpenseCategory = (typeof EXPENSE_CATEGORIES)[number];
 /** What the dashboard's expense form offers (all but cost-of-goods-sold) and its default. */
 export const EXPENSE_FORM_CATEGORIES = EXPENSE_CATEGORIES.filter((c) => c !== 'cost-of-goods-sold');

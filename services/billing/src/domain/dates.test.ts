@@ -1,13 +1,7 @@
-import {
-  addDays,
-  daysBetween,
-  formatLongDate,
-  isIsoDate,
-  parseDateInput,
-  parseInstantInput,
-  perthDate,
-} from './dates';
+import { addDays, daysBetween, perthDate } from '@tyres/kernel';
+import { formatLongDate, isIsoDate, parseDateInput, parseInstantInput } from './dates';
 
+// Perth dates and day arithmetic are the kernel's (packages/kernel); these cases are what billing relies on.
 describe('business dates (Australia/Perth)', () => {
   it("today's date is Perth's (UTC+8, no daylight saving)", () => {
     expect(perthDate(new Date('2026-11-20T15:59:59Z'))).toBe('2026-11-20');

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Decimal } from './money';
-import type { InvoiceWithJobAndItems } from '../events/snapshots';
-import { invoiceDocument, invoiceFilename } from './invoice-document';
+import type { InvoiceWithJobAndItems } from '../db/customer-invoices';
+import { invoiceDocument, invoiceFilename, invoiceTotalsText } from './invoice-document';
+import { invoiceEmailContent } from './invoice-email';
 
 const invoice = (): InvoiceWithJobAndItems => {
   const id = randomUUID();
@@ -17,6 +18,9 @@ const invoice = (): InvoiceWithJobAndItems => {
     gstAmount: new Decimal('123.45'),
     totalAmount: new Decimal('1357.95'),
     status: 'draft',
+    // An invoice made before issue 12: GST added on top.
+    amountType: 'exclusive',
+    paymentIntentId: null,
     pdfPath: null,
     sentAt: null,
     paidAt: null,
@@ -33,6 +37,7 @@ const invoice = (): InvoiceWithJobAndItems => {
         quantity: 1,
         unitPrice: new Decimal('89.80'),
         totalPrice: new Decimal('89.80'),
+        gstFree: false,
         position: 0,
         createdAt: now,
         updatedAt: now,
@@ -96,9 +101,13 @@ describe('invoice document', () => {
       'Registration 1XYZ999',
       'Job JOB-77',
       'Mobile callout fee',
+      'GST added',
+      'Subtotal',
       '$1,234.50',
       '$123.45',
+      'Total (AUD)',
       '$1,357.95',
+      'GST added: GST of $123.45 on $1,234.50, total $1,357.95.',
       'Due date: 21 Dec 2026',
       'Visa, Mastercard, Amex, EFTPOS, PayID, Cash, Zip, Klarna',
     ]) {
@@ -110,5 +119,127 @@ describe('invoice document', () => {
   it('says paid once paid', () => {
     const paid = { ...invoice(), status: 'paid', paidAt: new Date('2026-11-25T01:00:00Z') };
     expect(JSON.stringify(invoiceDocument(paid, business, '2026-11-26'))).toContain('PAID on 25 Nov 2026');
+  });
+
+  /** A tax inclusive invoice (generated, or a prepaid booking's). */
+  const inclusive = (): InvoiceWithJobAndItems => {
+    const base = invoice();
+    const item = base.items[0]!;
+    return {
+      ...base,
+      amountType: 'inclusive',
+      subtotalAmount: new Decimal('118.00'),
+      gstAmount: new Decimal('11.80'),
+      totalAmount: new Decimal('129.80'),
+      items: [
+        {
+          ...item,
+          description: 'Mobile callout fee',
+          unitPrice: new Decimal('89.80'),
+          totalPrice: new Decimal('89.80'),
+        },
+        {
+          ...item,
+          id: randomUUID(),
+          description: 'Puncture repair',
+          category: 'labour',
+          unitPrice: new Decimal('40.00'),
+          totalPrice: new Decimal('40.00'),
+          position: 1,
+        },
+      ],
+    };
+  };
+
+  it('a tax inclusive invoice says its amounts include GST and shows the GST in the total', () => {
+    const doc = invoiceDocument(inclusive(), business, '2026-11-21');
+    const text = JSON.stringify(doc);
+    for (const s of [
+      'Amounts include GST',
+      'Total (AUD)',
+      '$129.80',
+      'Includes GST',
+      '$11.80',
+      'Amounts include GST: the total of $129.80 includes GST of $11.80.',
+    ])
+      expect(text).toContain(s);
+    expect(text).not.toContain('GST added');
+    expect(text).not.toContain('Subtotal');
+    expect(text).not.toContain('$118.00');
+    expect(text).not.toContain('GST-free');
+  });
+
+  it('marks GST-free lines, shows the card surcharge line and the card payment of a prepaid booking', () => {
+    const base = inclusive();
+    const [callout, repair] = base.items as [
+      InvoiceWithJobAndItems['items'][0],
+      InvoiceWithJobAndItems['items'][0],
+    ];
+    const prepaid: InvoiceWithJobAndItems = {
+      ...base,
+      status: 'paid',
+      paidAt: new Date('2026-11-20T01:00:00Z'),
+      paymentIntentId: 'pi_test_123',
+      items: [
+        { ...callout, gstFree: true, description: 'Tip jar' },
+        repair,
+        {
+          ...repair,
+          id: randomUUID(),
+          description: 'Card surcharge 1.7%',
+          category: 'surcharge',
+          unitPrice: new Decimal('2.21'),
+          totalPrice: new Decimal('2.21'),
+          position: 2,
+        },
+      ],
+    };
+    const text = JSON.stringify(invoiceDocument(prepaid, business, '2026-11-21'));
+    expect(text).toContain('Tip jar (GST-free)');
+    expect(text).toContain('Lines marked (GST-free) carry no GST.');
+    expect(text).not.toContain('Puncture repair (GST-free)');
+    expect(text).toContain('Card surcharge 1.7%');
+    expect(text).toContain('"Surcharge"');
+    expect(text).toContain('PAID on 20 Nov 2026 - thank you.');
+    expect(text).toContain('Paid by card at booking (payment reference pi_test_123).');
+    expect(text).not.toContain('Please pay');
+  });
+
+  it('totals per amount type', () => {
+    expect(invoiceTotalsText(inclusive())).toEqual({
+      label: 'Amounts include GST',
+      rows: [
+        ['Total (AUD)', '$129.80'],
+        ['Includes GST', '$11.80'],
+      ],
+      summary: 'Amounts include GST: the total of $129.80 includes GST of $11.80.',
+    });
+    expect(invoiceTotalsText(invoice())).toEqual({
+      label: 'GST added',
+      rows: [
+        ['Subtotal', '$1,234.50'],
+        ['GST', '$123.45'],
+        ['Total (AUD)', '$1,357.95'],
+      ],
+      summary: 'GST added: GST of $123.45 on $1,234.50, total $1,357.95.',
+    });
+  });
+
+  it('the invoice email states the amount type and its totals', () => {
+    const email = invoiceEmailContent(inclusive(), business);
+    expect(email.subject).toBe('Tax invoice INV-000123 from Biz');
+    expect(email.text).toContain('Amounts include GST\nTotal (AUD): $129.80\nIncludes GST: $11.80\n');
+    expect(email.text).not.toContain('GST-free');
+    expect(email.html).toContain('Includes GST: $11.80');
+    const exclusive = invoiceEmailContent(invoice(), business).text;
+    expect(exclusive).toContain('GST added\nSubtotal: $1,234.50\nGST: $123.45\nTotal (AUD): $1,357.95\n');
+    expect(exclusive).toContain('Due date: 21 Dec 2026');
+    const base = inclusive();
+    const paid = invoiceEmailContent(
+      { ...base, status: 'paid', items: base.items.map((i) => ({ ...i, gstFree: true })) },
+      business,
+    ).text;
+    expect(paid).toContain('Lines marked (GST-free) carry no GST.');
+    expect(paid).toContain('Paid - thank you.');
   });
 });

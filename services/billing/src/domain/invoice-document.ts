@@ -1,8 +1,9 @@
+import { AMOUNT_TYPE_LABEL, dateFromDb, formatAud, perthDate, type AmountType } from '@tyres/kernel';
 import { ACCEPTED_PAYMENT_METHODS, PAYMENT_METHODS_NOTE, type CustomerInvoiceStatus } from './constants';
-import { formatLongDate, fromDbDate, fromDbDateOrNull, perthDate, type IsoDate } from './dates';
+import { formatLongDate, type IsoDate } from './dates';
 import { effectiveStatus } from './invoice-status';
-import { formatAud } from './money';
-import type { InvoiceWithJobAndItems } from '../events/snapshots';
+import { centsOf } from './money';
+import type { InvoiceWithJobAndItems } from '../db/customer-invoices';
 
 /** What every invoice prints about the business (configuration, see README). */
 export interface BusinessDetails {
@@ -27,15 +28,59 @@ const CATEGORY_LABELS: Record<string, string> = {
   labour: 'Labour',
   battery: 'Battery',
   note: 'Note',
+  surcharge: 'Surcharge',
 };
+
+/** How a GST-free line is marked on the invoice. */
+export const GST_FREE_MARK = '(GST-free)';
+
+type Money = Parameters<typeof centsOf>[0];
+const aud = (value: Money) => formatAud(centsOf(value));
+
+/**
+ * The totals an invoice prints, per its amount type (issue 12): a tax inclusive invoice shows its total and the GST
+ * included in it; a tax exclusive one the line sum, the GST added and the total. One summary sentence says the same in
+ * words, so nobody has to guess which kind of invoice it is.
+ */
+export function invoiceTotalsText(invoice: {
+  amountType: string;
+  subtotalAmount: Money;
+  gstAmount: Money;
+  totalAmount: Money;
+}): { label: string; rows: [string, string][]; summary: string } {
+  const type = invoice.amountType as AmountType;
+  const total = aud(invoice.totalAmount);
+  const gst = aud(invoice.gstAmount);
+  if (type === 'inclusive')
+    return {
+      label: AMOUNT_TYPE_LABEL.inclusive,
+      rows: [
+        ['Total (AUD)', total],
+        ['Includes GST', gst],
+      ],
+      summary: `${AMOUNT_TYPE_LABEL.inclusive}: the total of ${total} includes GST of ${gst}.`,
+    };
+  const subtotal = aud(invoice.subtotalAmount);
+  return {
+    label: AMOUNT_TYPE_LABEL.exclusive,
+    rows: [
+      ['Subtotal', subtotal],
+      ['GST', gst],
+      ['Total (AUD)', total],
+    ],
+    summary: `${AMOUNT_TYPE_LABEL.exclusive}: GST of ${gst} on ${subtotal}, total ${total}.`,
+  };
+}
 
 export function invoiceFilename(invoiceNumber: string): string {
   return `${invoiceNumber}.pdf`;
 }
 
 /**
- * The pdfmake document of a tax invoice: business name, ABN and contact; customer, vehicle and job; the line items;
- * subtotal, GST and total; invoice and due dates; accepted payment methods. Pure: no I/O, standard PDF fonts only.
+ * The pdfmake document of a tax invoice: business name, ABN and contact; customer, vehicle and job; whether its
+ * amounts include GST or have it added; the line items (GST-free ones marked, the card surcharge line of a prepaid
+ * booking); the totals per amount type; invoice and due dates; accepted payment methods. Pure: no I/O, standard PDF
+ * fonts only.
  */
 export function invoiceDocument(
   invoice: InvoiceWithJobAndItems,
@@ -43,7 +88,7 @@ export function invoiceDocument(
   today: IsoDate,
 ): object {
   const job = invoice.job;
-  const dueDate = fromDbDateOrNull(invoice.dueDate);
+  const dueDate = invoice.dueDate && dateFromDb(invoice.dueDate);
   const status = effectiveStatus(invoice.status as CustomerInvoiceStatus, dueDate, today);
   const contact = [business.phone && `Phone ${business.phone}`, business.email, business.website]
     .filter(Boolean)
@@ -51,13 +96,17 @@ export function invoiceDocument(
   const vehicle = `${job.vehicleYear} ${job.vehicleMake} ${job.vehicleModel}${job.vehicleColor ? ` (${job.vehicleColor})` : ''}`;
   const items = [...invoice.items].sort((a, b) => a.position - b.position);
 
+  const totals = invoiceTotalsText(invoice);
   const itemRows = items.map((item) => [
-    { text: item.description },
+    { text: item.gstFree ? `${item.description} ${GST_FREE_MARK}` : item.description },
     { text: CATEGORY_LABELS[item.category] ?? item.category },
     { text: String(item.quantity), alignment: 'right' },
-    { text: formatAud(item.unitPrice), alignment: 'right' },
-    { text: formatAud(item.totalPrice), alignment: 'right' },
+    { text: aud(item.unitPrice), alignment: 'right' },
+    { text: aud(item.totalPrice), alignment: 'right' },
   ]);
+  const gstFreeNote = items.some((i) => i.gstFree)
+    ? [{ text: `Lines marked ${GST_FREE_MARK} carry no GST.`, margin: [0, 4, 0, 0] }]
+    : [];
 
   return {
     info: {
@@ -94,7 +143,7 @@ export function invoiceDocument(
           [
             { text: 'TAX INVOICE', style: 'title' },
             { text: invoice.invoiceNumber, alignment: 'right', bold: true, fontSize: 12 },
-            { text: `Invoice date: ${formatLongDate(fromDbDate(invoice.invoiceDate))}`, alignment: 'right' },
+            { text: `Invoice date: ${formatLongDate(dateFromDb(invoice.invoiceDate))}`, alignment: 'right' },
             { text: `Due date: ${dueDate ? formatLongDate(dueDate) : 'On receipt'}`, alignment: 'right' },
           ],
         ],
@@ -117,11 +166,12 @@ export function invoiceDocument(
             { text: 'JOB', style: 'label' },
             { text: `Job ${job.jobNumber}` },
             { text: SERVICE_LABELS[job.serviceType] ?? job.serviceType },
-            { text: `${formatLongDate(fromDbDate(job.scheduledDate))}, ${job.timeSlot}` },
+            { text: `${formatLongDate(dateFromDb(job.scheduledDate))}, ${job.timeSlot}` },
           ],
         ],
       },
       { text: ' ', margin: [0, 6] },
+      { text: totals.label, bold: true, margin: [0, 0, 0, 4] },
       {
         table: {
           headerRows: 1,
@@ -147,19 +197,21 @@ export function invoiceDocument(
             width: 220,
             table: {
               widths: ['*', 90],
-              body: [
-                ['Subtotal (ex GST)', { text: formatAud(invoice.subtotalAmount), alignment: 'right' }],
-                ['GST (10%)', { text: formatAud(invoice.gstAmount), alignment: 'right' }],
-                [
-                  { text: 'Total (inc GST, AUD)', style: 'total' },
-                  { text: formatAud(invoice.totalAmount), alignment: 'right', style: 'total' },
-                ],
-              ],
+              body: totals.rows.map(([label, amount]) =>
+                label.startsWith('Total')
+                  ? [
+                      { text: label, style: 'total' },
+                      { text: amount, alignment: 'right', style: 'total' },
+                    ]
+                  : [label, { text: amount, alignment: 'right' }],
+              ),
             },
             layout: 'noBorders',
           },
         ],
       },
+      { text: totals.summary, margin: [0, 8, 0, 0] },
+      ...gstFreeNote,
       { text: ' ', margin: [0, 6] },
       status === 'paid'
         ? {
@@ -167,9 +219,12 @@ export function invoiceDocument(
             bold: true,
           }
         : {
-            text: `Please pay ${formatAud(invoice.totalAmount)} by ${dueDate ? formatLongDate(dueDate) : 'receipt of this invoice'}.`,
+            text: `Please pay ${aud(invoice.totalAmount)} by ${dueDate ? formatLongDate(dueDate) : 'receipt of this invoice'}.`,
             bold: true,
           },
+      invoice.paymentIntentId
+        ? { text: `Paid by card at booking (payment reference ${invoice.paymentIntentId}).` }
+        : '',
       { text: 'PAYMENT METHODS', style: 'label', margin: [0, 8, 0, 0] },
       { text: `We accept ${ACCEPTED_PAYMENT_METHODS.join(', ')}. ${PAYMENT_METHODS_NOTE}` },
       { text: `Please quote ${invoice.invoiceNumber} with your payment.` },

@@ -1,8 +1,8 @@
-import type { BusinessDetails } from './invoice-document';
-import { formatLongDate, fromDbDateOrNull } from './dates';
+import { invoiceTotalsText, GST_FREE_MARK, type BusinessDetails } from './invoice-document';
+import { dateFromDb } from '@tyres/kernel';
+import { formatLongDate } from './dates';
 import { ACCEPTED_PAYMENT_METHODS, PAYMENT_METHODS_NOTE } from './constants';
-import { formatAud } from './money';
-import type { InvoiceWithJobAndItems } from '../events/snapshots';
+import type { InvoiceWithJobAndItems } from '../db/customer-invoices';
 
 const escapeHtml = (s: string) =>
   s.replace(
@@ -12,18 +12,23 @@ const escapeHtml = (s: string) =>
 
 /** Subject and bodies of the invoice email (the PDF goes as an attachment). */
 export function invoiceEmailContent(invoice: InvoiceWithJobAndItems, business: BusinessDetails) {
-  const due = fromDbDateOrNull(invoice.dueDate);
+  const due = invoice.dueDate && dateFromDb(invoice.dueDate);
   const firstName = invoice.job.customerName.trim().split(/\s+/)[0] ?? invoice.job.customerName;
   const subject = `Tax invoice ${invoice.invoiceNumber} from ${business.name}`;
+  const totals = invoiceTotalsText(invoice);
   const lines = [
     `Hi ${firstName},`,
     '',
     `Thank you for choosing ${business.name}. Please find attached tax invoice ${invoice.invoiceNumber} for job ${invoice.job.jobNumber} (${invoice.job.vehicleYear} ${invoice.job.vehicleMake} ${invoice.job.vehicleModel}, ${invoice.job.vehicleRegistration}).`,
     '',
-    `Subtotal: ${formatAud(invoice.subtotalAmount)}`,
-    `GST (10%): ${formatAud(invoice.gstAmount)}`,
-    `Total (inc GST): ${formatAud(invoice.totalAmount)}`,
-    due ? `Due date: ${formatLongDate(due)}` : 'Due on receipt',
+    totals.label,
+    ...totals.rows.map(([label, amount]) => `${label}: ${amount}`),
+    ...(invoice.items.some((i) => i.gstFree) ? [`Lines marked ${GST_FREE_MARK} carry no GST.`] : []),
+    invoice.status === 'paid'
+      ? 'Paid - thank you.'
+      : due
+        ? `Due date: ${formatLongDate(due)}`
+        : 'Due on receipt',
     '',
     `We accept ${ACCEPTED_PAYMENT_METHODS.join(', ')}. ${PAYMENT_METHODS_NOTE} Please quote ${invoice.invoiceNumber} with your payment.`,
     '',

@@ -1,13 +1,14 @@
+import { CARD_SURCHARGE_LINE, formatMoney, lineAmount, type Cents } from '@tyres/kernel';
 import {
   BALANCING_FEE_PER_TYRE,
   BATTERY_SERVICE_PRICE,
   CALLOUT_FEE,
   FITTING_FEE_PER_TYRE,
+  MAX_TYRES_PER_JOB,
   PREPAYMENT_DISCOUNT,
   PUNCTURE_REPAIR_FEE,
   type LineItemCategory,
 } from './constants';
-import { Decimal, lineTotal, toCents } from './money';
 
 export type ServiceType = 'new-tyres' | 'puncture-repair' | 'battery-service' | 'emergency-callout';
 
@@ -17,53 +18,63 @@ export interface JobForInvoice {
   tyreSize: string | null;
   tyreQuantity: number | null;
   tyreBrand: string | null;
-  /** What the customer was quoted / agreed to pay (GST-exclusive for the invoice; GST goes on top). */
-  customerValue: Decimal.Value;
+  /** What the customer was quoted / agreed to pay: GST-inclusive, like every price a customer sees. */
+  customerValue: Cents;
   paymentMethod: 'onsite' | 'prepaid' | string;
   paymentStatus: string;
 }
 
+/** One line of a generated invoice. Amounts include GST: generated invoices are tax inclusive. */
 export interface GeneratedLine {
   description: string;
   category: LineItemCategory;
   quantity: number;
-  unitPrice: Decimal;
-  totalPrice: Decimal;
+  unitPrice: Cents;
+  /** quantity × unitPrice, exactly. */
+  totalPrice: Cents;
+  gstFree: boolean;
 }
+
+/** The closing note of an invoice paid online at booking. */
+export const PAID_ONLINE_NOTE = 'Paid online at booking - thank you';
 
 function line(
   description: string,
   category: LineItemCategory,
   quantity: number,
-  unitPrice: Decimal.Value,
+  unitPrice: Cents,
 ): GeneratedLine {
-  const price = toCents(unitPrice);
-  return { description, category, quantity, unitPrice: price, totalPrice: lineTotal(quantity, price) };
+  return {
+    description,
+    category,
+    quantity,
+    unitPrice,
+    totalPrice: lineAmount(quantity, unitPrice),
+    gstFree: false,
+  };
 }
 
-const sum = (lines: readonly GeneratedLine[]) => lines.reduce((s, l) => s.plus(l.totalPrice), new Decimal(0));
+/**
+ * `template` re-priced to `total`: per unit when the total divides by the quantity to the cent, else one line
+ * "n × description" of the whole total (quantity × unit price always stays exact).
+ */
+function repriced(template: GeneratedLine, total: Cents): GeneratedLine {
+  const quantity = BigInt(template.quantity);
+  return total % quantity === 0n
+    ? line(template.description, template.category, template.quantity, total / quantity)
+    : line(`${template.quantity} × ${template.description}`, template.category, 1, total);
+}
 
-/** Lowers line totals (first lines first) by `amount`, never below 0; returns what could not be absorbed. */
-function reduceLines(
-  lines: GeneratedLine[],
-  amount: Decimal,
-  skip: ReadonlySet<GeneratedLine> = new Set(),
-): Decimal {
+const sum = (lines: readonly GeneratedLine[]): Cents => lines.reduce((s, l) => s + l.totalPrice, 0n);
+
+/** The lines with their totals lowered by `amount` in all, first lines first, none below 0. */
+function reduceLines(lines: readonly GeneratedLine[], amount: Cents): GeneratedLine[] {
   let left = amount;
-  for (let i = 0; i < lines.length && left.gt(0); i++) {
-    const current = lines[i] as GeneratedLine;
-    if (skip.has(current) || current.totalPrice.isZero()) continue;
-    const cut = Decimal.min(left, current.totalPrice);
-    const newTotal = current.totalPrice.minus(cut);
-    // Keep quantity × unit price exact: a reduced multi-unit line becomes one line of its new total.
-    const divisible =
-      newTotal.mod(current.quantity).isZero() && newTotal.div(current.quantity).decimalPlaces() <= 2;
-    lines[i] = divisible
-      ? line(current.description, current.category, current.quantity, newTotal.div(current.quantity))
-      : line(`${current.quantity} × ${current.description}`, current.category, 1, newTotal);
-    left = left.minus(cut);
-  }
-  return left;
+  return lines.map((current) => {
+    const cut = current.totalPrice < left ? current.totalPrice : left;
+    left -= cut;
+    return repriced(current, current.totalPrice - cut);
+  });
 }
 
 function tyreDescription(job: JobForInvoice): string {
@@ -73,30 +84,29 @@ function tyreDescription(job: JobForInvoice): string {
 }
 
 /**
- * The lines of a generated invoice (spec sections 3 and 9): callout, tyres, fitting and balancing per tyre,
- * puncture repair, battery, with the spec's categories (callout, tyre, labour, battery, note).
+ * The job's price as invoice lines: callout, tyres, fitting and balancing per tyre, puncture repair, battery, with the
+ * spec's categories. The price list (callout 89.80, fitting 25 and balancing 15 per tyre, puncture repair 40, battery
+ * quoted on site) is GST-inclusive like every price shown to customers.
  *
- * Fees come from the price list (callout 89.80, fitting 25 and balancing 15 per tyre, puncture repair 40, battery
- * quote on site 0). When the job carries a value (customerValue > 0) the lines add up to exactly that value:
- * for new tyres the tyre line is what remains after the fees (split per tyre when it divides to the cent), a
- * prepaid job shows the $30 prepayment discount on the callout line, other differences go to an "Additional
- * services" line (or reduce the fees). With no value yet (callback quotes), the price list is used as it stands,
- * tyres at 0 for staff to price. GST is added on top by the invoice totals, not here.
+ * When the job has a value (customerValue > 0) the lines add up to exactly that value: the tyre line (new tyres) or
+ * the battery line takes what remains after the fees; a prepaid job shows the $30 prepayment discount on the callout
+ * line; on a fixed-price job a higher value adds an "Additional services" line and a lower one reduces the fees
+ * (first lines first, never below 0). With no value yet (callback quotes) the price list stands, tyres at 0 for
+ * staff to price.
  */
-export function buildInvoiceLines(job: JobForInvoice): GeneratedLine[] {
-  const value = toCents(job.customerValue);
-  const prepaid = job.paymentMethod === 'prepaid';
-  const lines: GeneratedLine[] = [];
-  let absorb: GeneratedLine | undefined;
+function priceLines(job: JobForInvoice): GeneratedLine[] {
+  const value = job.customerValue;
+  let lines: GeneratedLine[] = [];
+  // The line that takes the job's value beyond the fixed fees (priced on the day or at booking).
+  let open: number | undefined;
 
   switch (job.serviceType) {
     case 'new-tyres': {
-      const n = Math.min(4, Math.max(1, job.tyreQuantity ?? 1));
+      const tyres = Math.min(MAX_TYRES_PER_JOB, Math.max(1, job.tyreQuantity ?? 1));
       lines.push(line('Mobile callout fee', 'callout', 1, CALLOUT_FEE));
-      absorb = line(tyreDescription(job), 'tyre', n, 0);
-      lines.push(absorb);
-      lines.push(line('Tyre fitting', 'labour', n, FITTING_FEE_PER_TYRE));
-      lines.push(line('Wheel balancing', 'labour', n, BALANCING_FEE_PER_TYRE));
+      open = lines.push(line(tyreDescription(job), 'tyre', tyres, 0n)) - 1;
+      lines.push(line('Tyre fitting', 'labour', tyres, FITTING_FEE_PER_TYRE));
+      lines.push(line('Wheel balancing', 'labour', tyres, BALANCING_FEE_PER_TYRE));
       break;
     }
     case 'puncture-repair':
@@ -107,53 +117,65 @@ export function buildInvoiceLines(job: JobForInvoice): GeneratedLine[] {
       lines.push(line('Emergency callout fee', 'callout', 1, CALLOUT_FEE));
       break;
     case 'battery-service':
-      absorb = line('Battery Service (Quote on site)', 'battery', 1, BATTERY_SERVICE_PRICE);
-      lines.push(absorb);
+      open = lines.push(line('Battery Service (Quote on site)', 'battery', 1, BATTERY_SERVICE_PRICE)) - 1;
       break;
   }
 
-  // The prepayment discount (only when prepaid and there is something to discount) shows on the callout line.
-  const callout = lines.find((l) => l.category === 'callout');
-  const listTotal = sum(lines);
-  // With a value to match, a fixed-price job shows the discount only when its value is below the list price.
-  if (
-    prepaid &&
-    callout &&
-    listTotal.gt(0) &&
-    (value.isZero() || absorb !== undefined || value.lt(listTotal))
-  ) {
-    const discount = Decimal.min(PREPAYMENT_DISCOUNT, callout.totalPrice);
-    const discounted = line(
-      `${callout.description} (less $${toCents(discount).toFixed(2)} prepaid online discount)`,
+  // The prepayment discount shows on the callout line (every callout fee exceeds it). A fixed-price job valued at
+  // its full list price (or more) was not discounted, so it shows none.
+  const calloutIndex = lines.findIndex((l) => l.category === 'callout');
+  const callout = lines[calloutIndex];
+  if (job.paymentMethod === 'prepaid' && callout && (open !== undefined || value < sum(lines))) {
+    lines[calloutIndex] = line(
+      `${callout.description} (less $${formatMoney(PREPAYMENT_DISCOUNT)} prepaid online discount)`,
       'callout',
       1,
-      callout.totalPrice.minus(discount),
+      callout.totalPrice - PREPAYMENT_DISCOUNT,
     );
-    lines[lines.indexOf(callout)] = discounted;
   }
 
-  if (value.gt(0)) {
-    const diff = value.minus(sum(lines));
-    if (absorb) {
-      const index = lines.indexOf(absorb);
-      const target = Decimal.max(0, absorb.totalPrice.plus(diff));
-      const perUnit = target.div(absorb.quantity);
-      lines[index] =
-        perUnit.decimalPlaces() <= 2
-          ? line(absorb.description, absorb.category, absorb.quantity, perUnit)
-          : line(`${absorb.quantity} × ${absorb.description}`, absorb.category, 1, target);
-      const shortfall = absorb.totalPrice.plus(diff).lt(0)
-        ? absorb.totalPrice.plus(diff).neg()
-        : new Decimal(0);
-      if (shortfall.gt(0)) reduceLines(lines, shortfall, new Set([lines[index] as GeneratedLine]));
-    } else if (diff.gt(0)) {
-      lines.push(line('Additional services', 'labour', 1, diff));
-    } else if (diff.lt(0)) {
-      reduceLines(lines, diff.neg());
+  if (value > 0n) {
+    const diff = value - sum(lines);
+    if (diff > 0n) {
+      if (open === undefined) lines.push(line('Additional services', 'labour', 1, diff));
+      else lines[open] = repriced(lines[open] as GeneratedLine, diff);
+    } else {
+      // Valued at or below the fees: they are lowered (the open line is still 0, so only fees are).
+      lines = reduceLines(lines, -diff);
     }
   }
+  return lines;
+}
 
-  if (prepaid && job.paymentStatus === 'paid')
-    lines.push(line('Paid online at booking - thank you', 'note', 1, 0));
+/**
+ * The lines of "Generate Invoice" (spec sections 3 and 9): the job's price as lines adding up exactly to its
+ * GST-inclusive value (see priceLines), and a closing note when it was paid online at booking. The invoice they go on
+ * is tax inclusive: its total is the job's price and its GST one eleventh of it (kernel invoiceTotals).
+ */
+export function buildInvoiceLines(job: JobForInvoice): GeneratedLine[] {
+  const lines = priceLines(job);
+  if (job.paymentMethod === 'prepaid' && job.paymentStatus === 'paid')
+    lines.push(line(PAID_ONLINE_NOTE, 'note', 1, 0n));
+  return lines;
+}
+
+/** What the card was charged for a prepaid booking (billing's payment row). */
+export interface CardPayment {
+  /** The booking's price (after the prepayment discount), GST-inclusive. */
+  originalAmount: Cents;
+  /** The 1.7% card surcharge (kernel cardSurcharge, stored with the payment). */
+  surchargeAmount: Cents;
+}
+
+/**
+ * The lines of a prepaid booking's invoice, made when its card payment succeeds: the job's price as paid (discount on
+ * the callout line), the "Card surcharge 1.7%" line, and the paid-online note. They add up to exactly what the card
+ * was charged (original + surcharge). The surcharge is part of the taxable supply, so its line carries GST.
+ */
+export function prepaidInvoiceLines(job: JobForInvoice, payment: CardPayment): GeneratedLine[] {
+  const lines = priceLines({ ...job, customerValue: payment.originalAmount, paymentMethod: 'prepaid' });
+  if (payment.surchargeAmount > 0n)
+    lines.push(line(CARD_SURCHARGE_LINE, 'surcharge', 1, payment.surchargeAmount));
+  lines.push(line(PAID_ONLINE_NOTE, 'note', 1, 0n));
   return lines;
 }

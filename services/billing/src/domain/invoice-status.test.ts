@@ -1,4 +1,4 @@
-import { effectiveStatus, isOverdue, statusTimestamps } from './invoice-status';
+import { allowsExtraInvoice, effectiveStatus, isOverdue, statusTimestamps } from './invoice-status';
 
 describe('overdue', () => {
   const today = '2026-11-21';
@@ -41,5 +41,12 @@ describe('status timestamps', () => {
     expect(statusTimestamps({ status: 'draft', paidAt: null, sentAt: earlier }, 'sent', now).sentAt).toEqual(
       earlier,
     );
+  });
+});
+
+describe('a second invoice for a job (extra work)', () => {
+  it('is allowed once the work is done: completed, invoiced or paid', () => {
+    expect(['completed', 'invoiced', 'paid'].map(allowsExtraInvoice)).toEqual([true, true, true]);
+    expect(['new', 'in-progress', 'cancelled'].map(allowsExtraInvoice)).toEqual([false, false, false]);
   });
 });

@@ -31,3 +31,14 @@ export function statusTimestamps(
   const sentAt = next === 'sent' && !current.sentAt ? now : current.sentAt;
   return { paidAt, sentAt };
 }
+
+/**
+ * Job statuses (billing's job projection) for which staff may add another invoice on the Create Invoice page, e.g.
+ * for extra work, even when the job already has one (issue 12; the dashboard offers the page from these statuses).
+ * Before the work is done a job has at most one active invoice.
+ */
+export const EXTRA_INVOICE_JOB_STATUSES: readonly string[] = ['completed', 'invoiced', 'paid'];
+
+export function allowsExtraInvoice(jobStatus: string): boolean {
+  return EXTRA_INVOICE_JOB_STATUSES.includes(jobStatus);
+}

@@ -1,73 +1,60 @@
 import {
-  BookingCreated,
   createInbox,
-  JobAssigned,
-  JobCompleted,
-  JobDeleted,
-  JobRescheduled,
-  JobStatusChanged,
-  type EventBus,
+  type BookingCreated,
+  type EventEnvelope,
+  type EventHandler,
   type EventOf,
+  type JobAssigned,
+  type JobCompleted,
+  type JobDeleted,
+  type JobRescheduled,
+  type JobStatusChanged,
 } from '@tyres/events';
-import type { BillingContext } from '../context';
-import { DB_SCHEMA, TX_OPTIONS, type Tx } from '../db/client';
-import {
-  applyAssigned,
-  applyCompleted,
-  applyDeleted,
-  applyRescheduled,
-  applyStatusChanged,
-  upsertFromBookingCreated,
-} from '../db/jobs';
+import type { JobProjection } from '../app/jobs';
+import { DB_SCHEMA, TX_OPTIONS, type Db, type Tx } from '../db/client';
+
+/** The handler, then a nudge to the outbox relay once its transaction committed. */
+function waking<E extends EventEnvelope>(handler: EventHandler<E>, wake: () => void): EventHandler<E> {
+  return async (event, ctx) => {
+    const outcome = await handler(event, ctx);
+    wake();
+    return outcome;
+  };
+}
+
+export interface BillingHandlers {
+  bookingCreated: EventHandler<EventOf<typeof BookingCreated>>;
+  jobAssigned: EventHandler<EventOf<typeof JobAssigned>>;
+  jobCompleted: EventHandler<EventOf<typeof JobCompleted>>;
+  jobRescheduled: EventHandler<EventOf<typeof JobRescheduled>>;
+  jobDeleted: EventHandler<EventOf<typeof JobDeleted>>;
+  jobStatusChanged: EventHandler<EventOf<typeof JobStatusChanged>>;
+}
 
 /**
- * Everything billing reacts to, in one place. Each handler runs in one transaction with its inbox row
- * (`billing.<handler>`), so a redelivered event has no second effect. Invalid messages are dead-lettered by the bus.
+ * Thin: each handler runs its use case in one transaction with its inbox row (`billing.jobs.<name>`, stable: it is
+ * the idempotency key), so a redelivered event has no second effect. Handlers whose use case may write events wake
+ * the outbox relay once committed.
  */
-export function subscribeBilling(bus: EventBus, ctx: BillingContext): void {
-  const inbox = createInbox<Tx>(ctx.db, { schema: DB_SCHEMA, transactionOptions: TX_OPTIONS });
-
-  // The job projection (invoice generation, job number and customer on lists, technician scoping).
-  bus.subscribe(
-    BookingCreated,
-    inbox.handler('billing.jobs.bookingCreated', (tx, event) => upsertFromBookingCreated(tx, event.data)),
-  );
-  bus.subscribe(
-    JobAssigned,
-    inbox.handler('billing.jobs.assigned', (tx, event) => applyAssigned(tx, event.data)),
-  );
-  bus.subscribe(
-    JobCompleted,
-    inbox.handler('billing.jobs.completed', (tx, event) => applyCompleted(tx, event.data)),
-  );
-  bus.subscribe(
-    JobRescheduled,
-    inbox.handler('billing.jobs.rescheduled', (tx, event) => applyRescheduled(tx, event.data)),
-  );
-  bus.subscribe(
-    JobDeleted,
-    inbox.handler('billing.jobs.deleted', (tx, event) => applyDeleted(tx, event.data)),
-  );
-  const onStatusChanged = inbox.handler<EventOf<typeof JobStatusChanged>>(
-    'billing.jobs.statusChanged',
-    async (tx, event, hctx) => {
-      const applied = await applyStatusChanged(tx, event.data);
-      // "Mark as Paid" on the job settles its open invoice (jobs in turn ignores the CustomerInvoiceUpdated it
-      // causes: the job is already paid).
-      if (applied?.to === 'paid') {
-        const settled = await ctx.invoices.markPaidForJob(
-          tx,
-          event.data.jobId,
-          new Date(event.data.changedAt),
-          event,
-        );
-        if (settled) hctx.logger.info({ jobId: event.data.jobId }, 'job paid: its invoice is marked paid');
-      }
-    },
-  );
-  bus.subscribe(JobStatusChanged, async (event, hctx) => {
-    const outcome = await onStatusChanged(event, hctx);
-    ctx.wakeRelay();
-    return outcome;
-  });
+export function billingHandlers(deps: { db: Db; jobs: JobProjection; wake: () => void }): BillingHandlers {
+  const { jobs } = deps;
+  const inbox = createInbox<Tx>(deps.db, { schema: DB_SCHEMA, transactionOptions: TX_OPTIONS });
+  return {
+    bookingCreated: waking(
+      inbox.handler<EventOf<typeof BookingCreated>>('billing.jobs.bookingCreated', (tx, event, ctx) =>
+        jobs.bookingCreated(tx, event, ctx.logger),
+      ),
+      deps.wake,
+    ),
+    jobAssigned: inbox.handler('billing.jobs.assigned', (tx, event) => jobs.assigned(tx, event)),
+    jobCompleted: inbox.handler('billing.jobs.completed', (tx, event) => jobs.completed(tx, event)),
+    jobRescheduled: inbox.handler('billing.jobs.rescheduled', (tx, event) => jobs.rescheduled(tx, event)),
+    jobDeleted: inbox.handler('billing.jobs.deleted', (tx, event) => jobs.deleted(tx, event)),
+    jobStatusChanged: waking(
+      inbox.handler<EventOf<typeof JobStatusChanged>>('billing.jobs.statusChanged', (tx, event, ctx) =>
+        jobs.statusChanged(tx, event, ctx.logger),
+      ),
+      deps.wake,
+    ),
+  };
 }

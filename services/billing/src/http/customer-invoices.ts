@@ -1,23 +1,14 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
+import { idempotencyRequest, notFound, parseOr400, requireAdmin, requireStaff } from '@tyres/service-kit';
 import {
-  badRequest,
-  forbidden,
-  HttpError,
-  notFound,
-  parseOr400,
-  requireAdmin,
-  requireStaff,
-} from '@tyres/service-kit';
-import type { Redis } from 'ioredis';
-import type { BillingContext } from '../context';
-import { pdfDownloadPath } from '../db/pdfs';
-import { perthDate } from '../domain/dates';
-import { invoiceFilename } from '../domain/invoice-document';
-import type { EmailJobResult, PdfJobResult } from '../workers';
-import { emailJobId, pdfJobId } from '../workers/queues';
+  INVOICE_NOT_FOUND,
+  JOB_NOT_FOUND,
+  type CustomerInvoices,
+  type InvoiceWithJobAndItems,
+} from '../app/customer-invoices';
+import type { InvoiceDocuments } from '../app/invoice-documents';
 import { isUuid } from './fields';
-import { idempotent } from './idempotency';
-import { identityOf, idParam } from './params';
+import { identityOf, idParam, sendReplied } from './params';
 import {
   createInvoiceSchema,
   createItemSchema,
@@ -29,20 +20,23 @@ import {
 } from './schemas';
 import { emailDeliveryDto, invoiceDto, itemDto } from './serialize';
 
-const INVOICE_NOT_FOUND = 'Invoice not found';
-
 /**
  * /api/dashboard/customer-invoices (gateway: any staff member; here admin-only except what a technician's job
- * detail needs for jobs assigned to them: generate, create, read, items while draft, PDF, email).
+ * detail needs for jobs assigned to them: generate, create, read, items while draft, PDF, email). Parses and
+ * serialises; the rules are src/app's.
  */
-export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router {
+export function customerInvoiceRoutes(deps: {
+  invoices: CustomerInvoices;
+  documents: InvoiceDocuments;
+}): Router {
+  const { invoices, documents } = deps;
   const r = Router();
-  const today = () => perthDate(ctx.clock());
+  const dto = (invoice: InvoiceWithJobAndItems) => invoiceDto(invoice, invoices.today(), { items: true });
 
   // --- admin: invoice management tab --------------------------------------------------------------------------
   r.get('/', requireAdmin, async (req, res) => {
     const q = parseOr400(listInvoicesQuery, req.query);
-    const { json, total } = await ctx.invoices.list({
+    const { json, total } = await invoices.list({
       ...(q.status ? { status: q.status } : {}),
       ...(q.search ? { search: q.search } : {}),
       ...(q.jobId ? { jobId: q.jobId } : {}),
@@ -56,117 +50,99 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
   /** The email log across invoices (local transport recordings and SMTP deliveries). */
   r.get('/email-log', requireAdmin, async (req, res) => {
     const limit = Math.min(200, Math.max(1, Number(req.query.limit) || 50));
-    res.json((await ctx.emails.recent(limit)).map(emailDeliveryDto));
+    res.json((await documents.recentEmails(limit)).map(emailDeliveryDto));
   });
 
-  // --- generate / create ----------------------------------------------------------------------------------------
-  r.post(
-    '/generate/:jobId',
-    requireStaff,
-    idempotent(redis, ctx.config.REDIS_PREFIX, 'generate-invoice'),
-    async (req, res) => {
-      const jobId = idParam(req, 'jobId', 'Job not found');
-      const invoice = await ctx.invoices.generate(jobId, identityOf(req));
-      res.status(201).json({
-        success: true,
-        message: `Invoice ${invoice.invoiceNumber} generated successfully`,
-        customerInvoice: invoiceDto(invoice, today(), { items: true }),
-      });
-    },
-  );
-
-  r.post(
-    '/',
-    requireStaff,
-    idempotent(redis, ctx.config.REDIS_PREFIX, 'create-invoice'),
-    async (req, res) => {
-      const body = parseOr400(createInvoiceSchema, req.body ?? {});
-      if (!isUuid(body.jobId)) throw notFound('Job not found');
-      if (identityOf(req).role !== 'admin' && body.status !== 'draft')
-        throw forbidden('Only an admin can set the status of an invoice');
-      const invoice = await ctx.invoices.create(
-        {
-          jobId: body.jobId.toLowerCase(),
-          status: body.status,
-          dueDate: body.dueDate,
-          invoiceDate: body.invoiceDate ?? null,
-          ...(body.subtotalAmount !== undefined ? { subtotalAmount: body.subtotalAmount } : {}),
+  // --- generate / create (Idempotency-Key: the first answer is replayed) ---------------------------------------
+  r.post('/generate/:jobId', requireStaff, async (req, res) => {
+    const jobId = idParam(req, 'jobId', JOB_NOT_FOUND);
+    const replied = await invoices.generate(jobId, identityOf(req), {
+      idempotency: idempotencyRequest(req, 'generate-invoice'),
+      answer: (invoice) => ({
+        statusCode: 201,
+        body: {
+          success: true,
+          message: `Invoice ${invoice.invoiceNumber} generated successfully`,
+          customerInvoice: dto(invoice),
         },
-        identityOf(req),
-      );
-      res.status(201).json({
-        success: true,
-        message: 'Invoice created successfully',
-        customerInvoice: invoiceDto(invoice, today(), { items: true }),
-      });
-    },
-  );
+      }),
+    });
+    sendReplied(res, replied);
+  });
+
+  r.post('/', requireStaff, async (req, res) => {
+    const body = parseOr400(createInvoiceSchema, req.body ?? {});
+    if (!isUuid(body.jobId)) throw notFound(JOB_NOT_FOUND);
+    const replied = await invoices.create(
+      {
+        jobId: body.jobId.toLowerCase(),
+        status: body.status,
+        dueDate: body.dueDate,
+        invoiceDate: body.invoiceDate ?? null,
+        amountType: body.amountType,
+        ...(body.subtotalAmount !== undefined ? { subtotalAmount: body.subtotalAmount } : {}),
+      },
+      identityOf(req),
+      {
+        idempotency: idempotencyRequest(req, 'create-invoice'),
+        answer: (invoice) => ({
+          statusCode: 201,
+          body: { success: true, message: 'Invoice created successfully', customerInvoice: dto(invoice) },
+        }),
+      },
+    );
+    sendReplied(res, replied);
+  });
 
   r.get('/job/:jobId', requireStaff, async (req, res) => {
-    const jobId = idParam(req, 'jobId', 'Job not found');
-    const invoices = await ctx.invoices.listForJob(jobId, identityOf(req));
-    if (!invoices) throw notFound('Job not found');
-    const t = today();
-    res.json(invoices.map((i) => invoiceDto(i, t, { items: true })));
+    const list = await invoices.listForJob(idParam(req, 'jobId', JOB_NOT_FOUND), identityOf(req));
+    const today = invoices.today();
+    res.json(list.map((i) => invoiceDto(i, today, { items: true })));
   });
 
   // --- one invoice ------------------------------------------------------------------------------------------------
-  const load = async (req: Request) => {
-    const id = idParam(req, 'id', INVOICE_NOT_FOUND);
-    const invoice = await ctx.invoices.get(id, identityOf(req));
-    if (!invoice) throw notFound(INVOICE_NOT_FOUND);
-    return invoice;
-  };
-
   r.get('/:id', requireStaff, async (req, res) => {
-    res.json(invoiceDto(await load(req), today(), { items: true }));
+    res.json(dto(await invoices.get(idParam(req, 'id', INVOICE_NOT_FOUND), identityOf(req))));
   });
 
   r.patch('/:id', requireAdmin, async (req, res) => {
     const id = idParam(req, 'id', INVOICE_NOT_FOUND);
     const body = parseOr400(updateInvoiceSchema, req.body ?? {});
-    if (body.jobId !== undefined) {
-      const current = await ctx.invoices.get(id, identityOf(req));
-      if (!current) throw notFound(INVOICE_NOT_FOUND);
-      if (body.jobId.toLowerCase() !== current.jobId)
-        throw badRequest('An invoice cannot be moved to another job');
-    }
-    const invoice = await ctx.invoices.update(
+    const invoice = await invoices.update(
       id,
       {
+        ...(body.jobId !== undefined ? { jobId: body.jobId.toLowerCase() } : {}),
         ...(body.status !== undefined ? { status: body.status } : {}),
         ...(body.dueDate !== undefined ? { dueDate: body.dueDate } : {}),
         ...(body.invoiceDate !== undefined ? { invoiceDate: body.invoiceDate } : {}),
+        ...(body.amountType !== undefined ? { amountType: body.amountType } : {}),
         ...(body.subtotalAmount !== undefined ? { subtotalAmount: body.subtotalAmount } : {}),
       },
       identityOf(req),
     );
-    res.json({
-      success: true,
-      message: 'Invoice updated successfully',
-      customerInvoice: invoiceDto(invoice, today(), { items: true }),
-    });
+    res.json({ success: true, message: 'Invoice updated successfully', customerInvoice: dto(invoice) });
   });
 
   r.delete('/:id', requireAdmin, async (req, res) => {
-    await ctx.invoices.remove(idParam(req, 'id', INVOICE_NOT_FOUND), identityOf(req));
+    await invoices.remove(idParam(req, 'id', INVOICE_NOT_FOUND), identityOf(req));
     res.json({ success: true, message: 'Invoice deleted successfully' });
   });
 
   // --- line items ---------------------------------------------------------------------------------------------------
   r.get('/:id/items', requireStaff, async (req, res) => {
-    res.json((await load(req)).items.map(itemDto));
+    const invoice = await invoices.get(idParam(req, 'id', INVOICE_NOT_FOUND), identityOf(req));
+    res.json(invoice.items.map(itemDto));
   });
 
   r.post('/:id/items', requireStaff, async (req, res) => {
     const id = idParam(req, 'id', M.saveInvoiceFirst);
     const body = parseOr400(createItemSchema, req.body ?? {});
-    const { item, invoice } = await ctx.invoices.addItem(id, body, identityOf(req));
+    const { item, invoice } = await invoices.addItem(id, body, identityOf(req));
     res.status(201).json({
       success: true,
       message: 'Line item added successfully',
       item: itemDto(item),
-      customerInvoice: invoiceDto(invoice, today(), { items: true }),
+      customerInvoice: dto(invoice),
     });
   });
 
@@ -174,7 +150,7 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
     const id = idParam(req, 'id', INVOICE_NOT_FOUND);
     const itemId = idParam(req, 'itemId', 'Line item not found');
     const body = parseOr400(updateItemSchema, req.body ?? {});
-    const { item, invoice } = await ctx.invoices.updateItem(
+    const { item, invoice } = await invoices.updateItem(
       id,
       itemId,
       {
@@ -182,6 +158,7 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
         ...(body.category !== undefined ? { category: body.category } : {}),
         ...(body.quantity !== undefined ? { quantity: body.quantity } : {}),
         ...(body.unitPrice !== undefined ? { unitPrice: body.unitPrice } : {}),
+        ...(body.gstFree !== undefined ? { gstFree: body.gstFree } : {}),
       },
       identityOf(req),
     );
@@ -189,64 +166,26 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
       success: true,
       message: 'Line item updated successfully',
       item: itemDto(item),
-      customerInvoice: invoiceDto(invoice, today(), { items: true }),
+      customerInvoice: dto(invoice),
     });
   });
 
   r.delete('/:id/items/:itemId', requireStaff, async (req, res) => {
     const id = idParam(req, 'id', INVOICE_NOT_FOUND);
     const itemId = idParam(req, 'itemId', 'Line item not found');
-    const { invoice } = await ctx.invoices.removeItem(id, itemId, identityOf(req));
-    res.json({
-      success: true,
-      message: 'Line item deleted successfully',
-      customerInvoice: invoiceDto(invoice, today(), { items: true }),
-    });
+    const { invoice } = await invoices.removeItem(id, itemId, identityOf(req));
+    res.json({ success: true, message: 'Line item deleted successfully', customerInvoice: dto(invoice) });
   });
 
   // --- PDF (built by the `pdf` worker, stored in Postgres, downloaded here by staff) -------------------------------
   r.post('/:id/pdf', requireStaff, async (req, res) => {
-    const invoice = await load(req);
-    if (invoice.items.length === 0) throw badRequest(M.addLineItem, undefined, 'no_line_items');
-    const answer = {
-      downloadUrl: pdfDownloadPath(invoice.id),
-      filename: invoiceFilename(invoice.invoiceNumber),
-      invoiceNumber: invoice.invoiceNumber,
-    };
-    if ((await ctx.pdfs.revisionOf(invoice.id)) === invoice.revision) {
-      res.json({ ...answer, status: 'ready' });
-      return;
-    }
-    const result = await ctx.queues.runPdf<PdfJobResult>(
-      { invoiceId: invoice.id, revision: invoice.revision, correlationId: req.correlationId },
-      pdfJobId(invoice.id, invoice.revision),
-      ctx.config.JOB_WAIT_MS,
-    );
-    if (result.state === 'failed') {
-      ctx.logger.error({ invoiceId: invoice.id, err: result.error.message }, 'invoice pdf failed');
-      throw new HttpError(500, 'Failed to generate the invoice PDF. Please try again.', 'pdf_failed');
-    }
-    res
-      .status(result.state === 'completed' ? 200 : 202)
-      .json({ ...answer, status: result.state === 'completed' ? 'ready' : 'pending' });
+    const id = idParam(req, 'id', INVOICE_NOT_FOUND);
+    const pdf = await documents.requestPdf(id, identityOf(req), req.correlationId);
+    res.status(pdf.status === 'ready' ? 200 : 202).json(pdf);
   });
 
   r.get('/:id/pdf', requireStaff, async (req, res) => {
-    const invoice = await load(req);
-    let pdf = await ctx.pdfs.current(invoice.id, invoice.revision);
-    if (!pdf) {
-      // A generation for this revision may be running: wait for it rather than fail the download.
-      const job = await ctx.queues.pdf.getJob(pdfJobId(invoice.id, invoice.revision));
-      if (job && !(await job.isCompleted()) && !(await job.isFailed())) {
-        await job.waitUntilFinished(ctx.queues.pdfEvents, ctx.config.JOB_WAIT_MS).catch(() => undefined);
-        pdf = await ctx.pdfs.current(invoice.id, invoice.revision);
-      }
-    }
-    if (!pdf) {
-      throw notFound(
-        'No PDF has been generated for the current version of this invoice. Generate the PDF first.',
-      );
-    }
+    const pdf = await documents.downloadPdf(idParam(req, 'id', INVOICE_NOT_FOUND), identityOf(req));
     res.setHeader('Content-Type', 'application/pdf');
     res.setHeader('Content-Disposition', `attachment; filename="${pdf.filename}"`);
     res.setHeader('Cache-Control', 'private, no-store');
@@ -256,67 +195,58 @@ export function customerInvoiceRoutes(ctx: BillingContext, redis: Redis): Router
 
   // --- email (the invoice email action) ---------------------------------------------------------------------------
   r.post('/:id/email', requireStaff, async (req, res) => {
-    const invoice = await load(req);
-    if (invoice.items.length === 0) throw badRequest(M.addLineItem, undefined, 'no_line_items');
+    const id = idParam(req, 'id', INVOICE_NOT_FOUND);
+    const identity = identityOf(req);
+    // The invoice (404) and its lines (400) are checked before the body, as the dashboard's messages expect.
+    await documents.assertEmailable(id, identity);
     const body = parseOr400(emailInvoiceSchema, req.body ?? {});
-    const to = body.to ?? invoice.job.customerEmail;
-    const jobId = emailJobId(invoice.id, invoice.revision, to, req.header('idempotency-key'));
-    const result = await ctx.queues.runEmail<EmailJobResult>(
-      {
-        invoiceId: invoice.id,
-        revision: invoice.revision,
-        to,
-        requestedBy: identityOf(req).id,
-        correlationId: req.correlationId,
-      },
-      jobId,
-      ctx.config.JOB_WAIT_MS,
-    );
-    if (result.state === 'failed') {
-      throw new HttpError(502, `Failed to send the invoice email: ${result.error.message}`, 'email_failed');
-    }
-    if (result.state === 'pending') {
+    const sent = await documents.requestEmail(id, identity, {
+      to: body.to,
+      idempotencyKey: req.header('idempotency-key'),
+      correlationId: req.correlationId,
+    });
+    if (sent.state === 'pending') {
       res.status(202).json({
         success: true,
         queued: true,
-        message: `Invoice email to ${to} is queued`,
-        to,
-        transport: ctx.mailer.transport,
+        message: `Invoice email to ${sent.to} is queued`,
+        to: sent.to,
+        transport: sent.transport,
       });
       return;
     }
-    const updated = await ctx.invoices.get(invoice.id, identityOf(req));
-    const local = result.result.transport === 'local';
+    const local = sent.result.transport === 'local';
     res.json({
       success: true,
       message: local
-        ? `SMTP is not configured: the invoice email to ${to} was recorded in the local email log, not delivered`
-        : `Invoice emailed to ${to}`,
-      to,
-      transport: result.result.transport,
+        ? `SMTP is not configured: the invoice email to ${sent.to} was recorded in the local email log, not delivered`
+        : `Invoice emailed to ${sent.to}`,
+      to: sent.to,
+      transport: sent.result.transport,
       delivered: !local,
-      deliveryId: result.result.deliveryId,
-      sentAt: result.result.sentAt,
-      ...(updated ? { customerInvoice: invoiceDto(updated, today(), { items: true }) } : {}),
+      deliveryId: sent.result.deliveryId,
+      sentAt: sent.result.sentAt,
+      ...(sent.invoice ? { customerInvoice: dto(sent.invoice) } : {}),
     });
   });
 
   r.get('/:id/emails', requireStaff, async (req, res) => {
-    const invoice = await load(req);
-    res.json((await ctx.emails.listForInvoice(invoice.id)).map(emailDeliveryDto));
+    const list = await documents.emailsOf(idParam(req, 'id', INVOICE_NOT_FOUND), identityOf(req));
+    res.json(list.map(emailDeliveryDto));
   });
 
   /** The recorded message (RFC 822, attachment included) of a local-transport delivery. */
   r.get('/:id/emails/:deliveryId/message', requireStaff, async (req, res) => {
-    const invoice = await load(req);
+    const id = idParam(req, 'id', INVOICE_NOT_FOUND);
+    const identity = identityOf(req);
+    // An unknown invoice is "Invoice not found" whatever the delivery id.
+    await invoices.get(id, identity);
     const deliveryId = idParam(req, 'deliveryId', 'Email not found');
-    const delivery = await ctx.emails.get(deliveryId);
-    if (!delivery || delivery.customerInvoiceId !== invoice.id || !delivery.rawMessage)
-      throw notFound('Email not found');
+    const email = await documents.recordedEmail(id, deliveryId, identity);
     res.setHeader('Content-Type', 'message/rfc822');
-    res.setHeader('Content-Disposition', `attachment; filename="${invoice.invoiceNumber}-email.eml"`);
+    res.setHeader('Content-Disposition', `attachment; filename="${email.invoiceNumber}-email.eml"`);
     res.setHeader('Cache-Control', 'private, no-store');
-    res.send(delivery.rawMessage);
+    res.send(email.rawMessage);
   });
 
   return r;

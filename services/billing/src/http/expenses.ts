@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { notFound, parseOr400, requireAdmin } from '@tyres/service-kit';
-import type { BillingContext } from '../context';
+import { parseOr400, requireAdmin } from '@tyres/service-kit';
+import type { Expenses } from '../app/expenses';
 import { identityOf, idParam } from './params';
 import { createExpenseSchema, listExpensesQuery, updateExpenseSchema } from './schemas';
 import { expenseDto } from './serialize';
@@ -8,7 +8,7 @@ import { expenseDto } from './serialize';
 const NOT_FOUND = 'Expense not found';
 
 /** /api/dashboard/business-expenses: admin only (the gateway enforces it too). */
-export function expenseRoutes(ctx: BillingContext): Router {
+export function expenseRoutes(expenses: Expenses): Router {
   const r = Router();
   r.use(requireAdmin);
 
@@ -17,7 +17,7 @@ export function expenseRoutes(ctx: BillingContext): Router {
     const paid = q.isPaid ?? q.paid;
     const isPaid =
       paid === 'true' || paid === 'paid' ? true : paid === 'false' || paid === 'unpaid' ? false : undefined;
-    const list = await ctx.expenses.list({
+    const list = await expenses.list({
       ...(q.category ? { category: q.category } : {}),
       ...(isPaid !== undefined ? { isPaid } : {}),
     });
@@ -25,19 +25,18 @@ export function expenseRoutes(ctx: BillingContext): Router {
   });
 
   r.get('/:id', async (req, res) => {
-    const expense = await ctx.expenses.get(idParam(req, 'id', NOT_FOUND));
-    if (!expense) throw notFound(NOT_FOUND);
-    res.json(expenseDto(expense));
+    res.json(expenseDto(await expenses.get(idParam(req, 'id', NOT_FOUND))));
   });
 
   r.post('/', async (req, res) => {
     const body = parseOr400(createExpenseSchema, req.body ?? {});
-    const created = await ctx.expenses.create(
+    const created = await expenses.create(
       {
         supplierName: body.supplierName,
         invoiceNumber: body.invoiceNumber,
         description: body.description,
         amount: body.amount,
+        gstFree: body.gstFree,
         category: body.category,
         expenseDate: body.expenseDate,
         dueDate: body.dueDate,
@@ -52,7 +51,7 @@ export function expenseRoutes(ctx: BillingContext): Router {
   });
 
   r.patch('/:id/mark-paid', async (req, res) => {
-    const updated = await ctx.expenses.markPaid(idParam(req, 'id', NOT_FOUND));
+    const updated = await expenses.markPaid(idParam(req, 'id', NOT_FOUND));
     res.json({ success: true, message: 'Expense marked as paid', expense: expenseDto(updated) });
   });
 
@@ -65,6 +64,7 @@ export function expenseRoutes(ctx: BillingContext): Router {
         invoiceNumber: body.invoiceNumber,
         description: body.description,
         amount: body.amount,
+        gstFree: body.gstFree,
         category: body.category,
         expenseDate: body.expenseDate,
         dueDate: body.dueDate,
@@ -72,12 +72,12 @@ export function expenseRoutes(ctx: BillingContext): Router {
         notes: body.notes,
       }).filter(([, v]) => v !== undefined),
     );
-    const updated = await ctx.expenses.update(id, patch);
+    const updated = await expenses.update(id, patch);
     res.json({ success: true, message: 'Expense updated successfully', expense: expenseDto(updated) });
   });
 
   r.delete('/:id', async (req, res) => {
-    await ctx.expenses.remove(idParam(req, 'id', NOT_FOUND), identityOf(req));
+    await expenses.remove(idParam(req, 'id', NOT_FOUND), identityOf(req));
     res.json({ success: true, message: 'Expense deleted successfully' });
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDateInput, parseInstantInput, type IsoDate } from '../domain/dates';
-import { parseMoney, type Decimal } from '../domain/money';
+import { parseMoneyInput, type Cents } from '@tyres/kernel';
 
 /** Messages of the spec's stored-data rules (section 5). */
 export const MESSAGES = {
@@ -20,9 +20,9 @@ interface MoneyRules {
   nonNegative?: string;
 }
 
-/** The money rules shared by required and optional inputs: a Decimal, or the message of the first broken rule. */
-function checkMoney(value: unknown, rules: Omit<MoneyRules, 'required'>): Decimal | { message: string } {
-  const parsed = parseMoney(value);
+/** The money rules shared by required and optional inputs: cents, or the message of the first broken rule. */
+function checkMoney(value: unknown, rules: Omit<MoneyRules, 'required'>): Cents | { message: string } {
+  const parsed = parseMoneyInput(value);
   if (!parsed.ok) {
     const message =
       parsed.reason === 'not-a-number'
@@ -32,23 +32,23 @@ function checkMoney(value: unknown, rules: Omit<MoneyRules, 'required'>): Decima
           : MESSAGES.decimal;
     return { message };
   }
-  if (rules.positive && parsed.value.lte(0)) return { message: rules.positive };
-  if (rules.nonNegative && parsed.value.lt(0)) return { message: rules.nonNegative };
-  return parsed.value;
+  if (rules.positive && parsed.cents <= 0n) return { message: rules.positive };
+  if (rules.nonNegative && parsed.cents < 0n) return { message: rules.nonNegative };
+  return parsed.cents;
 }
 
-/** A money input (decimal string with up to 2 places, or a number) as a Decimal. */
+/** A money input (decimal string with up to 2 places, or a number) as integer cents (kernel parseMoneyInput). */
 export function money(rules: MoneyRules) {
   return z
     .any()
     .optional()
-    .transform((value: unknown, ctx): Decimal => {
+    .transform((value: unknown, ctx): Cents => {
       if (blank(value)) {
         ctx.addIssue({ code: 'custom', message: rules.required });
         return z.NEVER;
       }
       const checked = checkMoney(value, rules);
-      if ('message' in checked) {
+      if (typeof checked === 'object') {
         ctx.addIssue({ code: 'custom', message: checked.message });
         return z.NEVER;
       }
@@ -61,10 +61,10 @@ export function optionalMoney(rules: Omit<MoneyRules, 'required'>) {
   return z
     .any()
     .optional()
-    .transform((value: unknown, ctx): Decimal | undefined => {
+    .transform((value: unknown, ctx): Cents | undefined => {
       if (blank(value)) return undefined;
       const checked = checkMoney(value, rules);
-      if ('message' in checked) {
+      if (typeof checked === 'object') {
         ctx.addIssue({ code: 'custom', message: checked.message });
         return z.NEVER;
       }

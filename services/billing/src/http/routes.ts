@@ -6,19 +6,32 @@ import {
   type HttpLayer,
   type ReadinessCheck,
 } from '@tyres/service-kit';
-import type { Redis } from 'ioredis';
-import type { BillingContext } from '../context';
+import type { Logger } from 'pino';
+import type { CustomerInvoices } from '../app/customer-invoices';
+import type { Expenses } from '../app/expenses';
+import type { InvoiceDocuments } from '../app/invoice-documents';
+import type { Payments } from '../app/payments';
+import type { PurchaseInvoices } from '../app/purchase-invoices';
 import { customerInvoiceRoutes } from './customer-invoices';
 import { expenseRoutes } from './expenses';
 import { paymentRoutes, stripeWebhookHandler } from './payments';
 import { purchaseInvoiceRoutes } from './purchase-invoices';
 
+/** The use cases the routes call. */
+export interface BillingUseCases {
+  invoices: CustomerInvoices;
+  documents: InvoiceDocuments;
+  purchases: PurchaseInvoices;
+  expenses: Expenses;
+  payments: Payments;
+}
+
 /** The billing service's HTTP routes (behind the gateway; see README.md for the access of each). */
-export function mountRoutes(app: Express, ctx: BillingContext, redis: Redis): void {
-  app.use('/api/dashboard/customer-invoices', customerInvoiceRoutes(ctx, redis));
-  app.use('/api/dashboard/purchase-invoices', purchaseInvoiceRoutes(ctx));
-  app.use('/api/dashboard/business-expenses', expenseRoutes(ctx));
-  app.use(paymentRoutes(ctx));
+export function mountRoutes(app: Express, useCases: BillingUseCases): void {
+  app.use('/api/dashboard/customer-invoices', customerInvoiceRoutes(useCases));
+  app.use('/api/dashboard/purchase-invoices', purchaseInvoiceRoutes(useCases.purchases));
+  app.use('/api/dashboard/business-expenses', expenseRoutes(useCases.expenses));
+  app.use(paymentRoutes(useCases.payments));
 }
 
 /**
@@ -26,23 +39,22 @@ export function mountRoutes(app: Express, ctx: BillingContext, redis: Redis): vo
  * signature covers the raw bytes.
  */
 export function billingHttp(options: {
-  ctx: BillingContext;
-  redis: Redis;
+  logger: Logger;
   readiness: Record<string, ReadinessCheck>;
   identityPublicKey: string;
+  useCases: BillingUseCases;
 }): HttpLayer {
-  const { ctx } = options;
   const svc = createServiceApp({
     name: 'billing',
-    logger: ctx.logger,
+    logger: options.logger,
     readiness: options.readiness,
     parseJson: false,
   });
-  svc.app.post('/api/payments/webhook', ...stripeWebhookHandler(ctx));
+  svc.app.post('/api/payments/webhook', ...stripeWebhookHandler(options.useCases.payments));
   svc.app.use(express.json({ limit: '100kb' }));
   // createServiceApp's NUL guard runs before this parser (parseJson: false): check the parsed body too.
   svc.app.use(rejectNulCharacters);
   svc.app.use(identityMiddleware(options.identityPublicKey));
-  mountRoutes(svc.app, ctx, options.redis);
+  mountRoutes(svc.app, options.useCases);
   return { app: svc.finalize(), setDraining: svc.setDraining };
 }

@@ -23,7 +23,15 @@ describe('request schemas carry the spec messages', () => {
     );
     const ok = createInvoiceSchema.parse({ jobId: 'j', dueDate: '2026-12-01', subtotalAmount: 100 });
     expect(ok.status).toBe('draft');
-    expect(ok.subtotalAmount?.toFixed(2)).toBe('100.00');
+    expect(ok.subtotalAmount).toBe(10000n);
+    // New invoices are tax inclusive unless the page says otherwise.
+    expect(ok.amountType).toBe('inclusive');
+    expect(
+      createInvoiceSchema.parse({ jobId: 'j', dueDate: '2026-12-01', amountType: 'exclusive' }).amountType,
+    ).toBe('exclusive');
+    expect(first(createInvoiceSchema, { jobId: 'j', dueDate: '2026-12-01', amountType: 'gross' })).toBe(
+      "Amount type must be 'inclusive' or 'exclusive'",
+    );
     expect(first(updateInvoiceSchema, { dueDate: '' })).toBe('Due date is required');
     expect(updateInvoiceSchema.parse({ status: 'paid' })).toEqual({ status: 'paid' });
   });
@@ -42,12 +50,18 @@ describe('request schemas carry the spec messages', () => {
       'Unit price cannot be negative',
     );
     const item = createItemSchema.parse({ description: ' Valve ', unitPrice: '2.5' });
-    expect([item.description, item.category, item.quantity, item.unitPrice.toFixed(2)]).toEqual([
+    expect([item.description, item.category, item.quantity, item.unitPrice, item.gstFree]).toEqual([
       'Valve',
       'labour',
       1,
-      '2.50',
+      250n,
+      false,
     ]);
+    expect(createItemSchema.parse({ description: 'Fee', unitPrice: '5', gstFree: true }).gstFree).toBe(true);
+    // The card surcharge line is billing's own: staff cannot add one.
+    expect(first(createItemSchema, { description: 'x', unitPrice: '1', category: 'surcharge' })).toBe(
+      'Invalid category',
+    );
   });
 
   it('purchase invoices and expenses', () => {
@@ -65,10 +79,17 @@ describe('request schemas carry the spec messages', () => {
     expect(
       (
         createPurchaseSchema.parse({ ...purchase, totalAmount: undefined, totalIncGst: 22 }) as {
-          totalAmount: { toFixed(n: number): string };
+          totalAmount: bigint;
         }
-      ).totalAmount.toFixed(2),
-    ).toBe('22.00');
+      ).totalAmount,
+    ).toBe(2200n);
+    expect((createPurchaseSchema.parse(purchase) as { gstFree: boolean }).gstFree).toBe(false);
+    expect(
+      (createPurchaseSchema.parse({ ...purchase, gstFree: 'true' }) as { gstFree: boolean }).gstFree,
+    ).toBe(true);
+    expect(first(createPurchaseSchema, { ...purchase, gstFree: 'maybe' })).toBe(
+      'gstFree must be true or false',
+    );
     const expense = {
       supplierName: 'S',
       description: 'D',

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { AMOUNT_TYPES } from '@tyres/kernel';
+import { SAVE_INVOICE_FIRST } from '../app/customer-invoices';
+import { ADD_LINE_ITEM } from '../app/invoice-documents';
 import {
   CUSTOMER_INVOICE_STATUSES,
   EXPENSE_CATEGORIES,
-  LINE_ITEM_CATEGORIES,
   MAX_LINE_QUANTITY,
+  STAFF_LINE_ITEM_CATEGORIES,
 } from '../domain/constants';
 import {
   flag,
@@ -23,8 +26,8 @@ export const M = {
   selectJob: 'Please select a job for this invoice.',
   dueDateRequired: 'Due date is required',
   lineItemDescription: 'Please enter a description for the line item.',
-  addLineItem: 'Please add at least one line item to the invoice.',
-  saveInvoiceFirst: 'Invoice must be saved first',
+  addLineItem: ADD_LINE_ITEM,
+  saveInvoiceFirst: SAVE_INVOICE_FIRST,
   invoiceNumberRequired: 'Invoice number is required',
   supplierNameRequired: 'Supplier name is required',
   totalPositive: 'Total must be greater than $0',
@@ -39,6 +42,7 @@ export const M = {
   amountNonNegative: 'Amount cannot be negative',
   invalidStatus: 'Invalid status',
   invalidCategory: 'Invalid category',
+  invalidAmountType: "Amount type must be 'inclusive' or 'exclusive'",
   jobRequired: 'Job is required',
   bookingTokenRequired: 'Booking token is required',
   cardNumberRequired: 'Card number is required',
@@ -47,6 +51,9 @@ export const M = {
 
 const status = z.enum(CUSTOMER_INVOICE_STATUSES, { error: M.invalidStatus });
 const invoiceAmount = optionalMoney({ invalid: M.decimal, nonNegative: M.amountNonNegative });
+/** Tax inclusive (line amounts include GST) or tax exclusive (GST added on top). */
+const amountType = z.enum(AMOUNT_TYPES as ['inclusive', 'exclusive'], { error: M.invalidAmountType });
+const gstFree = flag('gstFree must be true or false');
 
 // --- customer invoices ---------------------------------------------------------------------------------------
 
@@ -55,6 +62,8 @@ export const createInvoiceSchema = z.object({
   status: status.nullish().transform((v) => v ?? 'draft'),
   dueDate: requiredDate(M.dueDateRequired),
   invoiceDate: optionalDate(),
+  /** A new invoice is tax inclusive unless the page says otherwise. */
+  amountType: amountType.nullish().transform((v) => v ?? 'inclusive'),
   subtotalAmount: invoiceAmount,
   gstAmount: invoiceAmount,
   totalAmount: invoiceAmount,
@@ -65,12 +74,14 @@ export const updateInvoiceSchema = z.object({
   status: status.optional(),
   dueDate: requiredDate(M.dueDateRequired).optional(),
   invoiceDate: requiredDate('Invoice date is required').optional(),
+  amountType: amountType.optional(),
   subtotalAmount: invoiceAmount,
   gstAmount: invoiceAmount,
   totalAmount: invoiceAmount,
 });
 
-const category = z.enum(LINE_ITEM_CATEGORIES, { error: M.invalidCategory });
+/** Staff choose among the spec's categories; the card surcharge line is made by billing only. */
+const category = z.enum(STAFF_LINE_ITEM_CATEGORIES, { error: M.invalidCategory });
 
 export const createItemSchema = z.object({
   description: requiredText(M.lineItemDescription, 1000),
@@ -81,6 +92,8 @@ export const createItemSchema = z.object({
     invalid: M.decimal,
     nonNegative: M.unitPriceNonNegative,
   }),
+  /** The line carries no GST. */
+  gstFree: gstFree.optional().default(false),
   /** Ignored: the line total is computed on the server (quantity × unit price). */
   totalPrice: z.any().optional(),
 });
@@ -94,6 +107,7 @@ export const updateItemSchema = z.object({
     invalid: M.decimal,
     nonNegative: M.unitPriceNonNegative,
   }).optional(),
+  gstFree: gstFree.optional(),
   totalPrice: z.any().optional(),
 });
 
@@ -139,8 +153,9 @@ export const createPurchaseSchema = z.preprocess(
     supplierName: requiredText(M.supplierNameRequired, 200),
     invoiceDate: optionalDate(),
     totalAmount: total(),
-    /** Ignored: GST is total / 11, computed on the server. */
+    /** Ignored: GST is total / 11 (none when GST-free), computed on the server. */
     gstAmount: z.any().optional(),
+    gstFree: gstFree.optional().default(false),
     /** Ignored: always cost-of-goods-sold. */
     category: z.any().optional(),
     dueDate: optionalDate(),
@@ -158,6 +173,7 @@ export const updatePurchaseSchema = z.preprocess(
     invoiceDate: requiredDate('Invoice date is required').optional(),
     totalAmount: total().optional(),
     gstAmount: z.any().optional(),
+    gstFree: gstFree.optional(),
     dueDate: optionalDate(),
     isPaid: flag('isPaid must be true or false').optional(),
     paidAt: optionalInstant(),
@@ -191,6 +207,7 @@ export const createExpenseSchema = z.preprocess(
     description: requiredText(M.descriptionRequired, 1000),
     amount: total(),
     gstAmount: z.any().optional(),
+    gstFree: gstFree.optional().default(false),
     category: expenseCategory,
     expenseDate: requiredDate(M.expenseDateRequired),
     dueDate: optionalDate().transform((v) => v ?? null),
@@ -207,6 +224,7 @@ export const updateExpenseSchema = z.preprocess(
     description: requiredText(M.descriptionRequired, 1000).optional(),
     amount: total().optional(),
     gstAmount: z.any().optional(),
+    gstFree: gstFree.optional(),
     category: expenseCategory.optional(),
     expenseDate: requiredDate(M.expenseDateRequired).optional(),
     dueDate: optionalDate(),

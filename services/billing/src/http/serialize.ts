@@ -7,7 +7,8 @@ import type {
   PurchaseInvoice,
 } from '../db/generated/client';
 import type { CustomerInvoiceStatus } from '../domain/constants';
-import { daysBetween, fromDbDate, fromDbDateOrNull, type IsoDate } from '../domain/dates';
+import { dateFromDb, daysBetween } from '@tyres/kernel';
+import type { IsoDate } from '../domain/dates';
 import { effectiveStatus } from '../domain/invoice-status';
 import { moneyString } from '../domain/money';
 
@@ -19,7 +20,7 @@ export function jobSummary(job: JobSnapshot) {
     jobNumber: job.jobNumber,
     status: job.status,
     serviceType: job.serviceType,
-    scheduledDate: fromDbDate(job.scheduledDate),
+    scheduledDate: dateFromDb(job.scheduledDate),
     timeSlot: job.timeSlot,
     address: job.address,
     suburb: job.suburb,
@@ -46,6 +47,7 @@ export function itemDto(item: CustomerInvoiceItem) {
     quantity: item.quantity,
     unitPrice: moneyString(item.unitPrice),
     totalPrice: moneyString(item.totalPrice),
+    gstFree: item.gstFree,
   };
 }
 
@@ -54,7 +56,7 @@ export function invoiceDto(
   today: IsoDate,
   options: { items?: boolean } = {},
 ) {
-  const dueDate = fromDbDateOrNull(invoice.dueDate);
+  const dueDate = invoice.dueDate && dateFromDb(invoice.dueDate);
   const status = effectiveStatus(invoice.status as CustomerInvoiceStatus, dueDate, today);
   return {
     id: invoice.id,
@@ -63,11 +65,13 @@ export function invoiceDto(
     status,
     isOverdue: status === 'overdue',
     daysUntilDue: dueDate ? daysBetween(today, dueDate) : null,
-    invoiceDate: fromDbDate(invoice.invoiceDate),
+    invoiceDate: dateFromDb(invoice.invoiceDate),
     dueDate,
     subtotalAmount: moneyString(invoice.subtotalAmount),
     gstAmount: moneyString(invoice.gstAmount),
     totalAmount: moneyString(invoice.totalAmount),
+    amountType: invoice.amountType,
+    paymentIntentId: invoice.paymentIntentId,
     pdfPath: invoice.pdfPath,
     sentAt: invoice.sentAt?.toISOString() ?? null,
     paidAt: invoice.paidAt?.toISOString() ?? null,
@@ -86,12 +90,13 @@ export function purchaseDto(p: PurchaseInvoice) {
     jobId: p.jobId,
     invoiceNumber: p.invoiceNumber,
     supplierName: p.supplierName,
-    invoiceDate: fromDbDate(p.invoiceDate),
+    invoiceDate: dateFromDb(p.invoiceDate),
     totalAmount: moneyString(p.totalAmount),
     gstAmount: moneyString(p.gstAmount),
     subtotal: moneyString(p.subtotal),
+    gstFree: p.gstFree,
     category: p.category,
-    dueDate: fromDbDateOrNull(p.dueDate),
+    dueDate: p.dueDate && dateFromDb(p.dueDate),
     isPaid: p.isPaid,
     paidAt: p.paidAt?.toISOString() ?? null,
     notes: p.notes,
@@ -108,9 +113,10 @@ export function expenseDto(e: BusinessExpense) {
     description: e.description,
     amount: moneyString(e.amount),
     gstAmount: moneyString(e.gstAmount),
+    gstFree: e.gstFree,
     category: e.category,
-    expenseDate: fromDbDate(e.expenseDate),
-    dueDate: fromDbDateOrNull(e.dueDate),
+    expenseDate: dateFromDb(e.expenseDate),
+    dueDate: e.dueDate && dateFromDb(e.dueDate),
     isPaid: e.isPaid,
     paidAt: e.paidAt?.toISOString() ?? null,
     notes: e.notes,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
 import { createRedis } from '@tyres/service-kit';
 import type { Redis } from 'ioredis';
@@ -60,18 +61,32 @@ export interface BillingQueues {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Producers fail fast while Redis is down; the QueueEvents listeners use blocking connections of their own. */
-export async function createQueues(
-  redisUrl: string,
-  redisPrefix: string,
-  attempts: number,
-): Promise<BillingQueues> {
+/** The job could not be queued or read back: Redis is unreachable (the producer fails fast, no offline queue). */
+export class QueueUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`job queue unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'QueueUnavailable';
+  }
+}
+
+/**
+ * Producers fail fast while Redis is down; the QueueEvents listeners use blocking connections of their own and
+ * connect in the background, so a Redis outage never blocks the service's boot (invoices, payments and the
+ * Idempotency-Key do not need Redis; only PDFs and emails wait for it).
+ */
+export function createQueues(redisUrl: string, redisPrefix: string, attempts: number): BillingQueues {
   const prefix = bullPrefix(redisPrefix);
   const producer = createRedis(redisUrl, 'client');
   const connections: Redis[] = [producer];
   producer.on('error', () => undefined);
+  // BullMQ's QueueEvents duplicates the connection it is given and, while Redis has never answered, waits for it
+  // to connect before it can close: once closing, the duplicates stop reconnecting (the options are shared), so
+  // they end and the process can exit.
+  let closing = false;
   const listener = () => {
-    const c = createRedis(redisUrl, 'worker');
+    const c = createRedis(redisUrl, 'worker', {
+      retryStrategy: (times) => (closing ? null : Math.min(times * 200, 5000)),
+    });
     c.on('error', () => undefined);
     connections.push(c);
     return c;
@@ -92,7 +107,6 @@ export async function createQueues(
   email.on('error', () => undefined);
   pdfEvents.on('error', () => undefined);
   emailEvents.on('error', () => undefined);
-  await Promise.all([pdfEvents.waitUntilReady(), emailEvents.waitUntilReady()]);
   const waiting = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
     waiting.add(p);
@@ -109,6 +123,15 @@ export async function createQueues(
     runEmail: (data, jobId, timeoutMs) =>
       track(addAndWait(email, emailEvents, 'invoice-email', data, jobId, timeoutMs)),
     async close(graceMs = 10_000) {
+      closing = true;
+      if (!connections.every((c) => c.status === 'ready')) {
+        // Redis unreachable: no job can be running or awaited. Drop the connections; the listeners finish closing
+        // in the background once their duplicates gave up (at the next retry), not holding up the shutdown.
+        for (const c of connections) c.disconnect();
+        void Promise.allSettled([pdfEvents.close(), emailEvents.close()]);
+        await Promise.allSettled([pdf.close(), email.close()]);
+        return;
+      }
       if (waiting.size > 0) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
@@ -140,11 +163,25 @@ export async function addAndWait<D, R>(
   jobId: string,
   timeoutMs: number,
 ): Promise<WaitResult<R>> {
-  // BullMQ's Queue generics are loose about the job name type; the name is only a label here.
-  const job = (await (queue as unknown as Queue).add(name as never, data as never, {
-    jobId,
-  })) as unknown as Job<D, R>;
-  if (await job.isFailed()) await job.retry('failed');
+  let job: Job<D, R>;
+  try {
+    // Listening before the job can finish, so its completion is not missed; briefly, since a Redis that does not
+    // answer in 2 s makes the add below fail at once anyway.
+    if (timeoutMs > 0) {
+      const waited = new AbortController();
+      await Promise.race([
+        events.waitUntilReady(),
+        delay(Math.min(timeoutMs, 2000), undefined, { signal: waited.signal }).catch(() => undefined),
+      ]).finally(() => waited.abort());
+    }
+    // BullMQ's Queue generics are loose about the job name type; the name is only a label here.
+    job = (await (queue as unknown as Queue).add(name as never, data as never, {
+      jobId,
+    })) as unknown as Job<D, R>;
+    if (await job.isFailed()) await job.retry('failed');
+  } catch (err) {
+    throw new QueueUnavailable(err);
+  }
   if (timeoutMs <= 0) return { state: 'pending' };
   try {
     const result = (await job.waitUntilFinished(events, timeoutMs)) as R;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JobAssigned, JobStatusChanged } from '@tyres/events';
 import { waitFor } from '@tyres/testkit';
-import { addDays, perthDate } from '../../src/domain/dates';
+import { addDays, perthDate } from '@tyres/kernel';
 import { outbox, seedJob, startTestBilling, technician, type TestBilling } from './helpers';
 
 jest.setTimeout(120_000);
@@ -44,7 +44,7 @@ describe('customer invoices', () => {
   }
 
   describe('generate', () => {
-    it('builds the invoice from the job: lines, INV number, draft, due in 30 days, GST 10% on top; emits CustomerInvoiceIssued', async () => {
+    it('builds the invoice from the job: lines, INV number, draft, due in 30 days, tax inclusive (total = the job price, GST = total ÷ 11); emits CustomerInvoiceIssued v2', async () => {
       const job = await seedJob(svc);
       const res = await asAdmin(api().post(`/api/dashboard/customer-invoices/generate/${job.jobId}`));
       expect(res.status).toBe(201);
@@ -56,9 +56,12 @@ describe('customer invoices', () => {
       const today = perthDate();
       expect(inv.invoiceDate).toBe(today);
       expect(inv.dueDate).toBe(addDays(today, 30));
-      expect(inv.subtotalAmount).toBe('805.80');
-      expect(inv.gstAmount).toBe('80.58');
-      expect(inv.totalAmount).toBe('886.38');
+      // Issue 12: the job's price (805.80, GST-inclusive) is the invoice total; GST 805.80 ÷ 11 = 73.25 is in it.
+      expect(inv.amountType).toBe('inclusive');
+      expect(inv.paymentIntentId).toBeNull();
+      expect(inv.subtotalAmount).toBe('732.55');
+      expect(inv.gstAmount).toBe('73.25');
+      expect(inv.totalAmount).toBe('805.80');
       expect(inv.jobNumber).toBe(job.jobNumber);
       expect(inv.customerName).toBe('Jane Citizen');
       expect(inv.items.map((i: { category: string }) => i.category)).toEqual([
@@ -74,7 +77,7 @@ describe('customer invoices', () => {
         totalPrice: '556.00',
       });
 
-      const issued = (await outbox(svc, 'customer-invoice.issued.v1')).find(
+      const issued = (await outbox(svc, 'customer-invoice.issued.v2')).find(
         (e) => e.data.invoiceId === inv.id,
       );
       expect(issued?.data).toMatchObject({
@@ -83,10 +86,15 @@ describe('customer invoices', () => {
         jobNumber: job.jobNumber,
         customerName: 'Jane Citizen',
         status: 'draft',
-        subtotalAmount: '805.80',
-        gstAmount: '80.58',
-        totalAmount: '886.38',
+        amountType: 'inclusive',
+        paymentIntentId: null,
+        subtotalAmount: '732.55',
+        gstAmount: '73.25',
+        totalAmount: '805.80',
       });
+      expect((issued?.data.items as { gstFree: boolean }[]).every((i) => i.gstFree === false)).toBe(true);
+      // Billing emits v2 only.
+      expect((await outbox(svc, 'customer-invoice.issued.v1')).length).toBe(0);
       expect((issued?.data.items as unknown[]).length).toBe(4);
     });
 
@@ -101,7 +109,13 @@ describe('customer invoices', () => {
       expect(first.status).toBe(201);
       const second = await asAdmin(api().post(`/api/dashboard/customer-invoices/generate/${job.jobId}`));
       expect(second.status).toBe(409);
-      expect(second.body.message).toContain(first.body.customerInvoice.invoiceNumber);
+      expect(second.body.message).toBe(
+        `Job ${job.jobNumber} already has invoice ${first.body.customerInvoice.invoiceNumber}`,
+      );
+      expect(second.body.details).toMatchObject({
+        invoiceId: first.body.customerInvoice.id,
+        invoiceNumber: first.body.customerInvoice.invoiceNumber,
+      });
     });
 
     it('numbers 20 concurrent generates uniquely and sequentially', async () => {
@@ -175,10 +189,12 @@ describe('customer invoices', () => {
 
     it('creates an invoice, then items: line totals, totals recomputed on the server after every change', async () => {
       const job = await seedJob(svc);
+      // A tax exclusive invoice (GST added on top of the lines, the spec's original rule).
       const created = await asAdmin(api().post('/api/dashboard/customer-invoices')).send({
         jobId: job.jobId,
         status: 'draft',
         dueDate: '2026-12-31',
+        amountType: 'exclusive',
         subtotalAmount: '100.00',
         gstAmount: '999.00', // ignored: derived on the server
         totalAmount: '1.00',
@@ -193,7 +209,7 @@ describe('customer invoices', () => {
         dueDate: '2026-12-31',
       });
       expect(created.body.customerInvoice.invoiceNumber).toMatch(/^INV-\d{6}$/);
-      expect((await outbox(svc, 'customer-invoice.issued.v1')).some((e) => e.data.invoiceId === id)).toBe(
+      expect((await outbox(svc, 'customer-invoice.issued.v2')).some((e) => e.data.invoiceId === id)).toBe(
         true,
       );
 
@@ -283,7 +299,7 @@ describe('customer invoices', () => {
       expect(overwrite.body.customerInvoice.totalAmount).toBe('146.65');
 
       // Every item change wrote a CustomerInvoiceUpdated with the new totals.
-      const updates = (await outbox(svc, 'customer-invoice.updated.v1')).filter(
+      const updates = (await outbox(svc, 'customer-invoice.updated.v2')).filter(
         (e) => e.data.invoiceId === id,
       );
       expect(updates.map((e) => e.data.totalAmount)).toEqual([
@@ -363,7 +379,7 @@ describe('customer invoices', () => {
       expect(sent.body.customerInvoice).toMatchObject({ status: 'sent', paidAt: null });
       expect(sent.body.customerInvoice.sentAt).toEqual(expect.any(String));
 
-      const updates = (await outbox(svc, 'customer-invoice.updated.v1')).filter(
+      const updates = (await outbox(svc, 'customer-invoice.updated.v2')).filter(
         (e) => e.data.invoiceId === id,
       );
       expect(updates.map((e) => e.data.status)).toEqual(['draft', 'paid', 'sent']);
@@ -455,6 +471,7 @@ describe('customer invoices', () => {
         quantity: 1,
         unitPrice: '89.80',
         totalPrice: '89.80',
+        gstFree: false,
       });
       expect((await asAdmin(api().get(`/api/dashboard/customer-invoices/${randomUUID()}`))).status).toBe(404);
     });
@@ -497,7 +514,7 @@ describe('customer invoices', () => {
         async () => (await svc.ctx.db.customerInvoice.findUnique({ where: { id } }))?.status === 'paid',
         { timeoutMs: 10_000 },
       );
-      const updated = (await outbox(svc, 'customer-invoice.updated.v1')).filter(
+      const updated = (await outbox(svc, 'customer-invoice.updated.v2')).filter(
         (e) => e.data.invoiceId === id,
       );
       expect(updated.at(-1)?.data).toMatchObject({ status: 'paid', changedFields: ['status', 'paidAt'] });

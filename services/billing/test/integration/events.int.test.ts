@@ -86,7 +86,7 @@ describe('events: the job projection, idempotent consumers, dead letters, outbox
     await svc.publisher.publish(paid);
     await waitForExpect(async () => expect(await inboxRows(paid.id)).toBe(1), { timeoutMs: 10_000 });
     await new Promise((r) => setTimeout(r, 300));
-    const updates = (await outbox(svc, 'customer-invoice.updated.v1')).filter(
+    const updates = (await outbox(svc, 'customer-invoice.updated.v2')).filter(
       (e) => e.data.invoiceId === invoiceId,
     );
     expect(updates).toHaveLength(1);
@@ -213,7 +213,7 @@ describe('events: the job projection, idempotent consumers, dead letters, outbox
       .set('x-identity-token', svc.token(svc.admin));
     expect(gen.status).toBe(201);
     const rows = await svc.ctx.db.outboxEvent.findMany({ orderBy: { createdAt: 'asc' }, skip: before });
-    expect(rows.map((r) => r.type)).toEqual(['customer-invoice.issued.v1']);
+    expect(rows.map((r) => r.type)).toEqual(['customer-invoice.issued.v2']);
     await waitFor(
       async () => (await svc.ctx.db.outboxEvent.findUnique({ where: { id: rows[0]!.id } }))?.publishedAt,
       { timeoutMs: 10_000 },

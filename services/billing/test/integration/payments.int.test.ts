@@ -221,9 +221,17 @@ describe('card payments in test mode (no Stripe keys)', () => {
     expect(ok.body.status).toBe('succeeded');
   });
 
-  it('the webhook is not configured in test mode', async () => {
+  it('the webhook is not configured in test mode: every call is 400, never applied (issue 14 item 8)', async () => {
     const res = await api().post('/api/payments/webhook').set('stripe-signature', 't=1,v1=x').send('{}');
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      message:
+        'Stripe webhooks are not set up here: STRIPE_WEBHOOK_SECRET is not configured, so no signature can be verified',
+      code: 'webhook_not_configured',
+    });
+    const unsigned = await api().post('/api/payments/webhook').send('{}');
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.body.message).toBe('Missing Stripe-Signature header');
   });
 });
 
@@ -466,5 +474,121 @@ describe('card payments with Stripe (fake Stripe API) and signed webhooks', () =
     const res = await webhook(noId.payload, noId.header);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ received: true, outcome: 'ignored' });
+  });
+});
+
+describe('the Stripe webhook in development (NODE_ENV=development, test mode; issue 14 item 8)', () => {
+  const DEV_SECRET = 'whsec_dev_from_stripe_listen';
+  let bookings: Map<string, object>;
+  let fake: Awaited<ReturnType<typeof fakeBooking>>;
+
+  beforeAll(async () => {
+    bookings = new Map();
+    fake = await fakeBooking(bookings);
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  async function testIntent(svc: TestBilling) {
+    const t = token();
+    bookings.set(t, booking('129.80'));
+    const res = await svc.http().post('/api/create-payment-intent-token').send({ bookingToken: t });
+    expect(res.status).toBe(200);
+    return res.body as { clientSecret: string; paymentIntentId: string };
+  }
+
+  const succeeded = (intentId: string) => ({
+    id: `evt_${randomBytes(8).toString('hex')}`,
+    type: 'payment_intent.succeeded',
+    data: { object: { id: intentId, object: 'payment_intent', status: 'succeeded', amount: 13201 } },
+  });
+
+  it('without a secret: unsigned and signed calls are 400 with a clear message, nothing applied; test cards still pay', async () => {
+    const svc = await startTestBilling('billing-dev-nosecret', {
+      NODE_ENV: 'development',
+      BOOKING_URL: fake.url,
+    });
+    try {
+      const intent = await testIntent(svc);
+      const body = JSON.stringify(succeeded(intent.paymentIntentId));
+      const unsigned = await svc
+        .http()
+        .post('/api/payments/webhook')
+        .set('content-type', 'application/json')
+        .send(body);
+      expect(unsigned.status).toBe(400);
+      expect(unsigned.body).toEqual({
+        message: 'Missing Stripe-Signature header',
+        code: 'invalid_signature',
+      });
+      const header = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: DEV_SECRET });
+      const signed = await svc
+        .http()
+        .post('/api/payments/webhook')
+        .set('content-type', 'application/json')
+        .set('stripe-signature', header)
+        .send(body);
+      expect(signed.status).toBe(400);
+      expect(signed.body.code).toBe('webhook_not_configured');
+      expect(signed.body.message).toContain('STRIPE_WEBHOOK_SECRET is not configured');
+      const payment = await svc.ctx.db.payment.findUnique({
+        where: { providerIntentId: intent.paymentIntentId },
+      });
+      expect(payment?.status).toBe('requires_payment_method');
+      expect(await outbox(svc, 'payment.succeeded.v1')).toEqual([]);
+
+      // The checkout's test-card path does not need the webhook.
+      const paid = await svc
+        .http()
+        .post('/api/payments/test-mode/confirm')
+        .send({ clientSecret: intent.clientSecret, cardNumber: '4242 4242 4242 4242' });
+      expect(paid.status).toBe(200);
+      expect(paid.body.status).toBe('succeeded');
+      expect(await outbox(svc, 'payment.succeeded.v1')).toHaveLength(1);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  it('with a secret (e.g. from `stripe listen`): a correctly signed event is applied once; unsigned or forged are 400', async () => {
+    const svc = await startTestBilling('billing-dev-secret', {
+      NODE_ENV: 'development',
+      BOOKING_URL: fake.url,
+      STRIPE_WEBHOOK_SECRET: DEV_SECRET,
+    });
+    try {
+      const intent = await testIntent(svc);
+      const body = JSON.stringify(succeeded(intent.paymentIntentId));
+      const post = (header?: string) => {
+        const req = svc.http().post('/api/payments/webhook').set('content-type', 'application/json');
+        return (header ? req.set('stripe-signature', header) : req).send(body);
+      };
+      expect((await post()).status).toBe(400);
+      const forged = Stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: 'whsec_someone_else',
+      });
+      expect((await post(forged)).body).toEqual({
+        message: 'Invalid Stripe signature',
+        code: 'invalid_signature',
+      });
+      expect(await outbox(svc, 'payment.succeeded.v1')).toEqual([]);
+
+      const header = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: DEV_SECRET });
+      const ok = await post(header);
+      expect(ok.status).toBe(200);
+      expect(ok.body).toEqual({ received: true, duplicate: false, outcome: 'succeeded' });
+      expect((await post(header)).body).toEqual({ received: true, duplicate: true, outcome: 'duplicate' });
+      const events = await outbox(svc, 'payment.succeeded.v1');
+      expect(events).toHaveLength(1);
+      expect(events[0]?.data).toMatchObject({
+        paymentIntentId: intent.paymentIntentId,
+        amount: '132.01',
+        mode: 'test',
+      });
+    } finally {
+      await svc.stop();
+    }
   });
 });

@@ -65,9 +65,13 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
       '1ABC234',
       `Job ${job.jobNumber}`,
       'New tyre 205/55R16 (Michelin)',
-      '$805.80', // subtotal
-      '$80.58', // GST
-      '$886.38', // total
+      // Generated invoices are tax inclusive (issue 12): the total is the job's price, GST one eleventh of it.
+      'Amounts include GST',
+      'Total (AUD)',
+      '$805.80', // total
+      'Includes GST',
+      '$73.25', // GST: 805.80 ÷ 11
+      'Amounts include GST: the total of $805.80 includes GST of $73.25.',
       'Visa, Mastercard, Amex, EFTPOS, PayID, Cash, Zip, Klarna',
     ]) {
       expect(text).toContain(expected);
@@ -98,7 +102,7 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
     const text = pdfText(fresh.body as Buffer);
     expect(text).toContain('Valve stem');
     expect(text).toContain('$818.30'); // 805.80 + 12.50
-    expect(text).toContain('$900.13'); // + 81.83 GST
+    expect(text).toContain('$74.39'); // GST included: 818.30 ÷ 11
   });
 
   it('an invoice without line items has no PDF', async () => {
@@ -180,7 +184,7 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
     const adminLog = await asAdmin(api().get('/api/dashboard/customer-invoices/email-log'));
     expect(adminLog.body.some((d: { id: string }) => d.id === log.body[0].id)).toBe(true);
 
-    const updated = (await outbox(svc, 'customer-invoice.updated.v1')).filter(
+    const updated = (await outbox(svc, 'customer-invoice.updated.v2')).filter(
       (e) => e.data.invoiceId === invoice.id,
     );
     expect(updated.at(-1)?.data).toMatchObject({ status: 'sent', changedFields: ['sentAt', 'status'] });
@@ -275,7 +279,9 @@ describeSmtp('invoice email over SMTP (real local SMTP receiver)', () => {
     expect(attachment?.filename).toBe(`${invoice.invoiceNumber}.pdf`);
     const text = pdfText(attachment!.content);
     expect(text).toContain(invoice.invoiceNumber);
-    expect(text).toContain('$886.38');
+    expect(text).toContain('$805.80');
+    expect(text).toContain('Amounts include GST');
+    expect(mail.raw).toContain('Includes GST: $73.25');
 
     const delivery = await svc.ctx.db.emailDelivery.findFirst({ where: { customerInvoiceId: invoice.id } });
     expect(delivery).toMatchObject({ transport: 'smtp', status: 'sent', rawMessage: null });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JobAssigned } from '@tyres/events';
 import { waitFor } from '@tyres/testkit';
-import { perthDate } from '../../src/domain/dates';
+import { perthDate } from '@tyres/kernel';
 import { outbox, seedJob, startTestBilling, technician, type TestBilling } from './helpers';
 
 jest.setTimeout(120_000);

@@ -157,9 +157,11 @@ describe('robustness: bad input is 400/404, never 500; technician scoping on eve
 
   it('line items: quantity a positive whole number (bounded), unit price ≥ 0 with 2 places, totals that fit', async () => {
     const job = await seedJob(svc);
+    // Tax exclusive: GST goes on top of the lines, so the total is the largest amount to check.
     const created = await asAdmin(api().post('/api/dashboard/customer-invoices')).send({
       jobId: job.jobId,
       dueDate: '2026-12-31',
+      amountType: 'exclusive',
     });
     const id = created.body.customerInvoice.id as string;
     const add = (body: Record<string, unknown>) =>
@@ -186,6 +188,9 @@ describe('robustness: bad input is 400/404, never 500; technician scoping on eve
       [{ unitPrice: null }, 'Unit price is required'],
       [{ unitPrice: 'free' }, 'Must be a valid decimal amount'],
       [{ category: 'parts' }, 'Invalid category'],
+      // The card surcharge line is made by billing with a card payment, never by hand.
+      [{ category: 'surcharge' }, 'Invalid category'],
+      [{ gstFree: 'sometimes' }, 'gstFree must be true or false'],
       // quantity × unit price beyond Decimal(10,2)
       [{ quantity: 2, unitPrice: '99999999.99' }, 'Amount is too large'],
       // the line fits, the invoice total with GST on top does not

@@ -1,4 +1,4 @@
-import { perthDate } from '../../src/domain/dates';
+import { perthDate } from '@tyres/kernel';
 import { startTestBilling, type TestBilling } from './helpers';
 
 jest.setTimeout(120_000);

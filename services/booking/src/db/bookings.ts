@@ -318,7 +318,13 @@ export class Bookings {
           tx,
           paymentConflictEmails(
             found,
-            { date, slot, paidAt: new Date(p.succeededAt), staffAlertEmail: this.deps.staffAlertEmail },
+            {
+              date,
+              slot,
+              paidAt: new Date(p.succeededAt),
+              amountPaid: p.amount,
+              staffAlertEmail: this.deps.staffAlertEmail,
+            },
             () => eventMeta(event),
           ),
         );

@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { pgExecutor, type PgExecutor, type SqlExecutor } from '@tyres/events';
+import { retryOnConnectionLoss } from '@tyres/service-kit';
 import { Prisma, PrismaClient } from './generated/client';
 
 export const DB_SCHEMA = 'booking';
@@ -65,8 +66,9 @@ export async function createDatabase(databaseUrl: string, poolSize = 10): Promis
       options: '-c lock_timeout=10000',
     }).connect()
   ).underlyingDriver();
+  // A Prisma statement whose pooled connection died (Postgres restarted) runs once more on a fresh one (issue 14).
   const prisma = new PrismaClient({
-    adapter: new PrismaPg(pool, { schema: DB_SCHEMA, disposeExternalPool: true }),
+    adapter: retryOnConnectionLoss(new PrismaPg(pool, { schema: DB_SCHEMA, disposeExternalPool: true })),
   });
   const prepared: Prepared = async <T>(name: string, text: string, values: unknown[]) =>
     (await pool.query({ name, text, values })).rows as T[];

@@ -1,20 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { Outbox } from '@tyres/events';
 import { forbidden, notFound, type Identity } from '@tyres/service-kit';
-import type { PhotoMimeType } from '../domain/constants';
-import { photoCountError } from '../domain/errors';
+import { interruptedUploadError, photoCountError } from '../domain/errors';
 import { MSG } from '../domain/messages';
-import { EXTENSION, maxPhotos } from '../domain/photos';
+import { EXTENSION, maxPhotos, type ReceivedPhoto } from '../domain/photos';
 import { bookingPhotoAddedEvent, eventMeta, type PhotoRow } from '../events/builders';
 import type { Db, Tx } from './client';
 import { TX_OPTIONS } from './bookings';
 import { PHOTO_COLUMNS } from './photo-columns';
-
-export interface IncomingPhoto {
-  data: Buffer;
-  mimeType: PhotoMimeType;
-  originalName: string;
-}
 
 export interface UploadTarget {
   bookingId: string;
@@ -77,11 +69,12 @@ export class Photos {
   }
 
   /**
-   * Stores a batch in one transaction (the booking row locked so two concurrent uploads cannot pass the limit
-   * together). BookingPhotoAdded goes out now for a confirmed booking; for a prepaid quote it goes out with
-   * BookingCreated once paid (the jobs service knows no job before that).
+   * Attaches a batch of received photos (their bytes already in photo_chunks) in one transaction, the booking row
+   * locked so two concurrent uploads cannot pass the limit together. BookingPhotoAdded goes out now for a
+   * confirmed booking; for a prepaid quote it goes out with BookingCreated once paid (the jobs service knows no job
+   * before that). On a refusal the caller discards the chunks.
    */
-  async store(target: UploadTarget, type: string, files: IncomingPhoto[]): Promise<PhotoRow[]> {
+  async store(target: UploadTarget, type: string, files: ReceivedPhoto[]): Promise<PhotoRow[]> {
     const stored = await this.deps.db.$transaction(async (tx: Tx) => {
       const [booking] = await tx.$queryRawUnsafe<{ status: string }[]>(
         `SELECT status::text AS status FROM booking.bookings WHERE id = $1::uuid FOR UPDATE`,
@@ -92,22 +85,26 @@ export class Photos {
         throw notFound('Booking not found');
       const existing = await tx.jobPhoto.count({ where: { bookingId: target.bookingId } });
       if (existing + files.length > target.max) throw photoCountError(target.max);
+      // Each file must still be an upload in progress: its marker goes with this transaction (db/photo-chunks.ts).
+      const claimed = await tx.$executeRawUnsafe(
+        `DELETE FROM booking.photo_uploads WHERE photo_id = ANY($1::uuid[])`,
+        files.map((f) => f.id),
+      );
+      if (claimed !== files.length) throw interruptedUploadError();
       const now = this.deps.clock();
       const rows: PhotoRow[] = [];
       for (const file of files) {
-        const id = randomUUID();
         rows.push(
           await tx.jobPhoto.create({
             data: {
-              id,
+              id: file.id,
               bookingId: target.bookingId,
               jobId: target.jobId,
               type,
-              filename: `${id}.${EXTENSION[file.mimeType]}`,
+              filename: `${file.id}.${EXTENSION[file.mimeType]}`,
               originalName: file.originalName,
               mimeType: file.mimeType,
-              size: file.data.length,
-              data: new Uint8Array(file.data.buffer as ArrayBuffer, file.data.byteOffset, file.data.length),
+              size: file.size,
               uploadedAt: now,
             },
             select: PHOTO_COLUMNS,
@@ -126,7 +123,10 @@ export class Photos {
     return stored;
   }
 
-  /** A photo for the dashboard: admins see every job's, technicians only their assigned jobs' (others: 404). */
+  /**
+   * A photo's details for the dashboard (its bytes: PhotoChunks.open): admins see every job's, technicians only
+   * their assigned jobs' (others: 404).
+   */
   async forStaff(jobId: string, photoId: string, who: Identity) {
     if (who.role !== 'admin') {
       const assignment = await this.deps.db.jobTechnician.findUnique({ where: { jobId } });
@@ -134,7 +134,7 @@ export class Photos {
     }
     return this.deps.db.jobPhoto.findFirst({
       where: { id: photoId, jobId },
-      select: { id: true, mimeType: true, size: true, filename: true, data: true },
+      select: { id: true, mimeType: true, size: true, filename: true },
     });
   }
 }

@@ -5,7 +5,7 @@ import { conflict, type Identity } from '@tyres/service-kit';
 import { TIME_SLOTS } from '../domain/constants';
 import { dateToColumn } from '../domain/dates';
 import { MSG } from '../domain/messages';
-import { slotStates } from '../domain/slots';
+import { slotStates, type SlotUnavailability } from '../domain/slots';
 import { eventMeta, slotBlockedEvent, slotUnblockedEvent } from '../events/builders';
 import { TX_OPTIONS } from './bookings';
 import type { Db } from './client';
@@ -19,7 +19,8 @@ export interface AdminSlot {
   isAvailable: boolean;
   blockedReason: string | null;
   isBlocked: boolean;
-  state: 'available' | 'weekend' | 'time-passed' | 'blocked' | 'booked' | 'held';
+  /** Never 'not-open': admins block slots past the booking horizon too (holidays planned ahead). */
+  state: NonNullable<SlotUnavailability> | 'available' | 'held';
   booking: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' } | null;
 }
 

@@ -40,8 +40,11 @@ export const PRICES = {
   newTyresBasePrice: 13900n,
 } as const;
 
-/** GST is 10% of the total (section 9: "gst is 10% of total"). */
-export const GST_PERCENT = 10n;
+/**
+ * The GST rate, as published by GET /api/pricing. Prices are GST-inclusive, so a quote's GST is total ÷ 11, not 10%
+ * of the total (issue 12): the kernel computes it; this is only the rate shown.
+ */
+export { GST_PERCENT } from '@tyres/kernel';
 
 export const MIN_TYRE_QUANTITY = 1;
 export const MAX_TYRE_QUANTITY = 4;

@@ -8,3 +8,11 @@ export const photoSizeError = () =>
   new HttpError(400, MSG.photoSize, 'file_too_large', undefined, { error: MSG.photoSizeTitle });
 export const photoCountError = (max: number) =>
   new HttpError(400, MSG.photoCount(max), 'too_many_files', undefined, { error: MSG.photoCountTitle });
+
+/** An upload that did not arrive whole: the client went away, or its body was not valid multipart. */
+export const notMultipartError = () =>
+  new HttpError(400, 'Upload the photos as multipart/form-data in the "photos" field.', 'not_multipart');
+export const malformedUploadError = () =>
+  new HttpError(400, 'The upload was malformed or interrupted. Please try again.', 'malformed_upload');
+export const interruptedUploadError = () =>
+  new HttpError(400, 'The upload was interrupted. Please try again.', 'upload_aborted');

@@ -37,3 +37,11 @@ export function sanitizeOriginalName(name: string | undefined): string {
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return (clean || 'photo').slice(0, 255);
 }
+
+/** A file received in full and written to storage, not yet attached to its booking (Photos.store does that). */
+export interface ReceivedPhoto {
+  id: string;
+  size: number;
+  mimeType: PhotoMimeType;
+  originalName: string;
+}

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import {
+  applyPrepaidDiscount,
   computeQuote,
   normalizeTyreSize,
-  percentOf,
   priceToCents,
   quoteBody,
   prepaidAllowed,
@@ -18,11 +19,11 @@ const base: QuoteInput = {
 
 describe('computeQuote: new tyres', () => {
   it.each([
-    // qty, onsite subtotal/total/gst, prepaid discount/total/gst
-    [1, '288.80', '288.80', '28.88', '30.00', '258.80', '25.88'],
-    [2, '487.80', '487.80', '48.78', '30.00', '457.80', '45.78'],
-    [3, '686.80', '686.80', '68.68', '30.00', '656.80', '65.68'],
-    [4, '885.80', '885.80', '88.58', '30.00', '855.80', '85.58'],
+    // qty, onsite subtotal/total/gst, prepaid discount/total/gst (gst = total ÷ 11, half-up: prices include GST)
+    [1, '288.80', '288.80', '26.25', '30.00', '258.80', '23.53'],
+    [2, '487.80', '487.80', '44.35', '30.00', '457.80', '41.62'],
+    [3, '686.80', '686.80', '62.44', '30.00', '656.80', '59.71'],
+    [4, '885.80', '885.80', '80.53', '30.00', '855.80', '77.80'],
   ])(
     'quantity %i: (159 + 25 + 15) x qty + 89.80',
     (qty, subtotal, total, gst, discount, prepaidTotal, prepaidGst) => {
@@ -103,7 +104,7 @@ describe('computeQuote: other services', () => {
       subtotal: '129.80',
       discount: '0.00',
       total: '129.80',
-      gst: '12.98',
+      gst: '11.80',
       callbackRequired: false,
     });
     const prepaid = computeQuote({
@@ -117,7 +118,7 @@ describe('computeQuote: other services', () => {
       subtotal: '129.80',
       discount: '30.00',
       total: '99.80',
-      gst: '9.98',
+      gst: '9.07',
       prepaid: true,
     });
   });
@@ -127,12 +128,12 @@ describe('computeQuote: other services', () => {
       items: [{ description: 'Emergency callout fee', price: '89.80' }],
       subtotal: '89.80',
       total: '89.80',
-      gst: '8.98',
+      gst: '8.16',
     });
     expect(computeQuote({ ...base, serviceType: 'emergency-callout', prepaid: true })).toMatchObject({
       discount: '30.00',
       total: '59.80',
-      gst: '5.98',
+      gst: '5.44',
     });
   });
 
@@ -171,13 +172,85 @@ describe('computeQuote: other services', () => {
   });
 });
 
-describe('money helpers', () => {
-  it('percentOf rounds half up in cents', () => {
-    expect(percentOf(19980n, 10n)).toBe(1998n);
-    expect(percentOf(12345n, 10n)).toBe(1235n);
-    expect(percentOf(12344n, 10n)).toBe(1234n);
-    expect(percentOf(0n, 10n)).toBe(0n);
+describe('GST inside the quoted total (prices include GST; issue 12)', () => {
+  const puncture = { ...base, serviceType: 'puncture-repair' as const, tyreSize: null, tyrePriceCents: null };
+
+  it('a puncture repair onsite is $129.80 including $11.80 GST (not 10% of the total, $12.98)', () => {
+    const q = computeQuote(puncture);
+    expect(quoteBody(q)).toEqual({
+      items: [
+        { description: 'Puncture repair', price: '40.00' },
+        { description: 'Callout fee', price: '89.80' },
+      ],
+      subtotal: '129.80',
+      discount: '0.00',
+      gst: '11.80',
+      total: '129.80',
+      callbackRequired: false,
+    });
   });
+
+  it('prepaid: the GST is that of the discounted total ($99.80 includes $9.07)', () => {
+    expect(computeQuote({ ...puncture, prepaid: true })).toMatchObject({
+      subtotal: '129.80',
+      discount: '30.00',
+      total: '99.80',
+      gst: '9.07',
+    });
+  });
+
+  it.each([
+    // tyre price, qty, total onsite, its GST, total prepaid, its GST: totals not divisible by 11, either side of half a cent
+    [10001n, 1, '229.81', '20.89', '199.81', '18.16'], // 20.8918… down; 18.1645… down (just under half)
+    [15999n, 2, '489.78', '44.53', '459.78', '41.80'], // 44.5254… up; 41.7981… up
+    [21999n, 4, '1129.76', '102.71', '1099.76', '99.98'], // 102.7054… up; 99.9781… up
+  ])(
+    'tyres at %p cents x %i: odd totals round half-up to the cent',
+    (price, quantity, total, gst, ppTotal, ppGst) => {
+      expect(computeQuote({ ...base, tyrePriceCents: price, quantity })).toMatchObject({ total, gst });
+      expect(computeQuote({ ...base, tyrePriceCents: price, quantity, prepaid: true })).toMatchObject({
+        total: ppTotal,
+        gst: ppGst,
+      });
+    },
+  );
+
+  it('for any priced quote, gst is the cent nearest to total / 11', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 500_000n }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.boolean(),
+        (price, quantity, prepaid) => {
+          const q = computeQuote({ ...base, tyrePriceCents: price, quantity, prepaid });
+          const total = priceToCents(q.total);
+          const gst = priceToCents(q.gst);
+          const off = total - 11n * gst;
+          // |total − 11·gst| < 5.5 cents: no other cent is closer (a tie cannot happen when dividing by 11).
+          expect(off * 2n < 11n && off * 2n > -11n).toBe(true);
+          expect(total).toBe(priceToCents(q.subtotal) - priceToCents(q.discount));
+        },
+      ),
+    );
+  });
+});
+
+describe('applyPrepaidDiscount', () => {
+  it('takes $30 off a priced, prepaid quote', () => {
+    expect(applyPrepaidDiscount(12980n, true)).toEqual({ discount: 3000n, total: 9980n, discounted: true });
+    expect(applyPrepaidDiscount(3001n, true)).toEqual({ discount: 3000n, total: 1n, discounted: true });
+  });
+  it('never takes the total below zero', () => {
+    expect(applyPrepaidDiscount(1000n, true)).toEqual({ discount: 3000n, total: 0n, discounted: true });
+    expect(applyPrepaidDiscount(1n, true)).toEqual({ discount: 3000n, total: 0n, discounted: true });
+  });
+  it('gives nothing off a quote paid on site or a zero quote', () => {
+    expect(applyPrepaidDiscount(12980n, false)).toEqual({ discount: 0n, total: 12980n, discounted: false });
+    expect(applyPrepaidDiscount(0n, true)).toEqual({ discount: 0n, total: 0n, discounted: false });
+  });
+});
+
+describe('money helpers', () => {
   it('priceToCents reads Decimal-like values and strings exactly', () => {
     expect(priceToCents('139')).toBe(13900n);
     expect(priceToCents('0.1')).toBe(10n);
@@ -194,10 +267,20 @@ describe('normalizeTyreSize', () => {
     ['205/55/16', '205/55R16'],
     ['205-55-16', '205/55R16'],
     ['245/40ZR19', '245/40R19'],
+    ['205 / 55 R 16', '205/55R16'],
+    ['205-55 r16', '205/55R16'],
   ])('%s -> %s', (raw, expected) => expect(normalizeTyreSize(raw)).toBe(expected));
 
-  it.each(['', '205', '2055R16', '205/55R', 'abc/de/fg', '31x10.50R15'])('rejects %j', (raw) =>
-    expect(normalizeTyreSize(raw)).toBeUndefined(),
-  );
+  it.each([
+    '',
+    '205',
+    '2055R16',
+    '205/55R',
+    'abc/de/fg',
+    '31x10.50R15',
+    '1205/55R16',
+    '205/55R161',
+    '205/55R16x',
+  ])('rejects %j', (raw) => expect(normalizeTyreSize(raw)).toBeUndefined());
   it('rejects non-strings', () => expect(normalizeTyreSize(205)).toBeUndefined());
 });

@@ -6,11 +6,14 @@
  *   puncture-repair:   40 + callout 89.80
  *   battery-service:   one line "Battery Service (Quote on site)" at 0
  *   emergency-callout: callout 89.80
- *   discount 30 only when prepaid and subtotal > 0; total = max(0, subtotal - discount); gst = 10% of total.
+ *   discount 30 only when prepaid and subtotal > 0; total = max(0, subtotal - discount).
+ *   Every price is GST-inclusive (what the customer pays): gst = the GST inside the total, total ÷ 11 half-up to
+ *   the cent (kernel gstInInclusive; issue 12 replaced the spec's "10% of total").
  *   A tyre size without a price (or no size) needs a callback: everything zero, callbackRequired.
  */
 import { moneyToCents, toMoney, type Money, type ServiceType } from '@tyres/events';
-import { GST_PERCENT, PRICES } from './constants';
+import { gstInInclusive } from '@tyres/kernel';
+import { PRICES } from './constants';
 import { MSG } from './messages';
 
 export interface QuoteItem {
@@ -41,11 +44,6 @@ export interface QuoteInput {
 }
 
 const cents = (value: bigint) => toMoney(value);
-
-/** Half-up rounding of value * percent / 100, in cents. */
-export function percentOf(valueCents: bigint, percent: bigint): bigint {
-  return (valueCents * percent + 50n) / 100n;
-}
 
 export function callbackQuote(message: string = MSG.callForQuote): Quote {
   return {
@@ -85,19 +83,31 @@ export function computeQuote(input: QuoteInput): Quote {
       break;
   }
   const subtotal = lines.reduce((sum, l) => sum + l.cents, 0n);
-  const discounted = input.prepaid && subtotal > 0n;
-  const discount = discounted ? PRICES.prepaidDiscount : 0n;
-  const total = subtotal - discount > 0n ? subtotal - discount : 0n;
-  const gst = percentOf(total, GST_PERCENT);
+  const { discount, total, discounted } = applyPrepaidDiscount(subtotal, input.prepaid);
   return {
     items: lines.map((l) => ({ description: l.description, price: cents(l.cents) })),
     subtotal: cents(subtotal),
     discount: cents(discount),
-    gst: cents(gst),
+    gst: cents(gstInInclusive(total)),
     total: cents(total),
     callbackRequired: false,
     prepaid: discounted,
   };
+}
+
+/**
+ * Spec section 9: the $30 prepaid discount applies only to a priced quote (subtotal above zero), and the total never
+ * goes below zero.
+ */
+export function applyPrepaidDiscount(
+  subtotal: bigint,
+  prepaid: boolean,
+): { discount: bigint; total: bigint; discounted: boolean } {
+  const discounted = prepaid && subtotal > 0n;
+  const discount = discounted ? PRICES.prepaidDiscount : 0n;
+  const remaining = subtotal - discount;
+  // Stryker disable next-line EqualityOperator: at exactly zero both branches give 0 (an equivalent mutant).
+  return { discount, total: remaining > 0n ? remaining : 0n, discounted };
 }
 
 /** Prepaid online payment is offered only for priced quotes of services other than battery service. */

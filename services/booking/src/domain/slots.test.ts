@@ -114,6 +114,27 @@ describe('slotStates', () => {
   });
 });
 
+describe('slotStates past the booking horizon', () => {
+  const horizon = { days: 90, lastDate: '2030-09-01' };
+  it('nothing can be chosen after the last date; each slot says why', () => {
+    const states = slotStates('2030-09-02', at('07:00'), [], [], horizon);
+    expect(states.map((s) => [s.isAvailable, s.state, s.blockedReason])).toEqual(
+      Array(4).fill([false, 'not-open', 'Bookings open 90 days ahead']),
+    );
+  });
+  it('the last date itself is open; a weekend keeps its own reason', () => {
+    expect(slotStates('2030-09-02', at('07:00'), [], [], { ...horizon, lastDate: '2030-09-02' })).toEqual(
+      slotStates('2030-09-02', at('07:00'), [], []),
+    );
+    const saturday = slotStates('2030-09-07', at('07:00'), [], [], horizon);
+    expect(saturday.every((s) => s.blockedReason === WEEKEND_REASON)).toBe(true);
+  });
+  it('without a horizon (the admin slot manager) later dates keep their real state', () => {
+    const states = slotStates('2031-03-04', at('07:00'), [{ slot: '8-10 AM', reason: 'Holiday' }], []);
+    expect(states.map((s) => s.state)).toEqual(['blocked', null, null, null]);
+  });
+});
+
 describe('bookableProblem', () => {
   const now = at('10:30');
   it('accepts a future business-day slot', () =>

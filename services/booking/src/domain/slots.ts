@@ -4,6 +4,7 @@
 import type { TimeSlot } from '@tyres/events';
 import { TIME_SLOTS } from './constants';
 import { isPastDate, isTimeSlot, isWeekend, slotHasStarted } from './dates';
+import { horizonSlotReason, isBeyondHorizon, type BookingHorizon } from './horizon';
 import { MSG } from './messages';
 
 export const WEEKEND_REASON = 'Closed on weekends (we work Monday to Friday, 8am-4pm)';
@@ -27,7 +28,7 @@ export interface LiveReservation {
 export const liveAt = (reservations: LiveReservation[], now: Date) =>
   reservations.filter((r) => r.kind === 'booking' || (r.expiresAt ?? 0) > now.getTime());
 
-export type SlotUnavailability = 'weekend' | 'time-passed' | 'blocked' | 'booked' | null;
+export type SlotUnavailability = 'weekend' | 'time-passed' | 'not-open' | 'blocked' | 'booked' | null;
 
 export interface SlotState {
   slot: TimeSlot;
@@ -40,14 +41,16 @@ export interface SlotState {
 }
 
 /**
- * Availability of the four slots of a date. Precedence of the reason shown: weekend, time passed, admin block
- * (its reason), booked (no reason: the site shows "Unavailable").
+ * Availability of the four slots of a date. Precedence of the reason shown: weekend, time passed, past the booking
+ * horizon (when one is given: the customer's and staff form's lists; the admin's slot management plans blocks
+ * further ahead), admin block (its reason), booked (no reason: the site shows "Unavailable").
  */
 export function slotStates(
   date: string,
   now: Date,
   blocks: SlotBlock[],
   reservations: LiveReservation[],
+  horizon?: BookingHorizon,
 ): SlotState[] {
   const weekend = isWeekend(date);
   const live = liveAt(reservations, now);
@@ -62,6 +65,9 @@ export function slotStates(
     } else if (slotHasStarted(date, slot, now)) {
       state = 'time-passed';
       blockedReason = TIME_PASSED_REASON;
+    } else if (horizon && isBeyondHorizon(date, horizon)) {
+      state = 'not-open';
+      blockedReason = horizonSlotReason(horizon);
     } else if (block) {
       state = 'blocked';
       blockedReason = block.reason?.trim() || 'Unavailable';

@@ -21,6 +21,7 @@ import {
   type ServiceType,
   type TimeSlot,
 } from '@tyres/events';
+import { formatAud, toCents } from '@tyres/kernel';
 import { currentCorrelationId } from '@tyres/service-kit';
 import { dateColumnToString } from '../domain/dates';
 import type { PhotoMimeType } from '../domain/constants';
@@ -220,11 +221,19 @@ export function slotUnblockedEvent(
  * office (STAFF_ALERT_EMAIL) gets the details it needs to act. Sent by notify (EmailRequested).
  */
 export function paymentConflictEmails(
-  b: Pick<BookingRow, 'jobId' | 'jobNumber' | 'customerName' | 'customerEmail' | 'customerPhone' | 'total'>,
-  data: { date: string; slot: string; paidAt: Date; staffAlertEmail?: string | undefined },
+  b: Pick<BookingRow, 'jobId' | 'jobNumber' | 'customerName' | 'customerEmail' | 'customerPhone'>,
+  data: {
+    date: string;
+    slot: string;
+    paidAt: Date;
+    amountPaid: string;
+    staffAlertEmail?: string | undefined;
+  },
   meta: () => EventMeta,
 ) {
-  const amount = `$${b.total.toFixed(2)}`;
+  // What the card was charged (PaymentSucceeded.amount: the booking price plus the 1.7% card surcharge), the
+  // figure on the customer's statement and the one to refund.
+  const amount = formatAud(toCents(data.amountPaid));
   const when = `${data.date}, ${data.slot}`;
   const requestedAt = data.paidAt.toISOString();
   const events = [

@@ -3,6 +3,8 @@
  * (services/gateway/src/http/routing.ts); /internal/* is service-to-service only. The route list with shapes is in
  * services/booking/README.md.
  */
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import express, { type Express, type Request, type Response } from 'express';
 import { toMoney, type TimeSlot } from '@tyres/events';
 import { badRequest, HttpError, notFound, parseOr400, requireAdmin, requireStaff } from '@tyres/service-kit';
@@ -12,6 +14,7 @@ import type { Booking as BookingModel } from '../db/generated/client';
 import type { Sql } from '../db/client';
 import type { SlotCache } from '../db/slot-cache';
 import { requestHash, type IdempotencyRequest } from '../db/idempotency';
+import type { PhotoChunks } from '../db/photo-chunks';
 import { photoView, type Photos } from '../db/photos';
 import { tyrePrice } from '../db/pricing';
 import type { Reservations } from '../db/reservations';
@@ -27,6 +30,8 @@ import {
   TIME_SLOTS,
 } from '../domain/constants';
 import { dateColumnToString, isPastDate, perthNextYear, toBusinessDate } from '../domain/dates';
+import { photoCountError } from '../domain/errors';
+import { bookingHorizon, horizonMessage, isBeyondHorizon } from '../domain/horizon';
 import { MSG, vehicleYearMessage } from '../domain/messages';
 import { computeQuote, normalizeTyreSize, quoteBody } from '../domain/pricing';
 import {
@@ -42,7 +47,7 @@ import { bookableProblem, slotStates } from '../domain/slots';
 import { requestedSlugName } from '../domain/suburbs';
 import { looksLikeToken } from '../domain/tokens';
 import { customerOf, vehicleOf } from '../events/builders';
-import { parsePhotoUpload } from './multipart';
+import { finishBody, receivePhotoUpload, type UploadGuard } from './multipart';
 
 export interface RouteDeps {
   /** The driver path (db/client.ts) for the hot reads. */
@@ -54,6 +59,12 @@ export interface RouteDeps {
   reservations: Reservations;
   slotAdmin: SlotAdmin;
   photos: Photos;
+  /** Photo bytes, streamed in and out in chunks. */
+  photoChunks: PhotoChunks;
+  /** Caps on an upload request's body (config PHOTO_UPLOAD_*). */
+  uploads: UploadGuard;
+  /** Bookings open this many days ahead (config BOOKING_HORIZON_DAYS). */
+  horizonDays: number;
   suburbs: Suburbs;
   addresses: AddressProvider;
 }
@@ -92,6 +103,15 @@ function send(res: Response, result: object | Replay, status = 201) {
 
 export function bookingRoutes(deps: RouteDeps) {
   const { sql, clock } = deps;
+  const horizon = () => bookingHorizon(clock(), deps.horizonDays);
+
+  /** A booking, quote or move to a date past the horizon: 400 naming the last date that can be chosen. */
+  function checkHorizon(date: string, path: string) {
+    const h = horizon();
+    if (!isBeyondHorizon(date, h)) return;
+    const message = horizonMessage(h);
+    throw badRequest(message, [{ path, message }], 'beyond_booking_horizon');
+  }
 
   /**
    * Validates a booking request with the form's messages. The dashboard's New Booking form is a request with a
@@ -111,6 +131,7 @@ export function bookingRoutes(deps: RouteDeps) {
     const problem = bookableProblem(parsed.job.scheduledDate, parsed.job.timeSlot, now);
     if (problem)
       throw badRequest(problem, [{ path: 'job.scheduledDate', message: problem }], 'invalid_date_or_slot');
+    checkHorizon(parsed.job.scheduledDate, 'job.scheduledDate');
     const maxYear = perthNextYear(now);
     if (parsed.vehicle.year < 1900 || parsed.vehicle.year > maxYear) {
       const message = vehicleYearMessage(maxYear);
@@ -125,9 +146,11 @@ export function bookingRoutes(deps: RouteDeps) {
 
   return (app: Express) => {
     // ---------------------------------------------------------------- time slots (public)
+    // Past the horizon every slot shows unavailable with the reason, rather than a 400: the booking dialog's
+    // calendar has no last date, and a 400 there would read as "could not check availability, try again".
     async function states(date: string) {
       const { blocks, reservations } = await deps.slotCache.get(date);
-      return slotStates(date, clock(), blocks, reservations);
+      return slotStates(date, clock(), blocks, reservations, horizon());
     }
 
     // The booking dialog's list and the staff form's availability: the same answer.
@@ -222,29 +245,30 @@ export function bookingRoutes(deps: RouteDeps) {
       );
     });
     app.post('/api/bookings/:jobId/photos', async (req, res) => {
-      const jobId = req.params.jobId;
-      if (!isUuid(jobId)) throw notFound('Booking not found');
-      const target = await deps.photos.uploadTarget(jobId);
-      if (target.remaining <= 0) {
-        res.setHeader('Connection', 'close');
-        req.resume();
-        throw new HttpError(400, MSG.photoCount(target.max), 'too_many_files', undefined, {
-          error: MSG.photoCountTitle,
-        });
-      }
-      let upload;
+      let received: string[] = [];
       try {
-        upload = await parsePhotoUpload(req, target);
+        const jobId = req.params.jobId;
+        if (!isUuid(jobId)) throw notFound('Booking not found');
+        const target = await deps.photos.uploadTarget(jobId);
+        if (target.remaining <= 0) throw photoCountError(target.max);
+        const upload = await receivePhotoUpload(req, target, deps.photoChunks, deps.uploads);
+        received = upload.files.map((f) => f.id);
+        const type = (upload.fields.type ?? 'tyre-condition').trim() || 'tyre-condition';
+        if (!(PHOTO_TYPES as readonly string[]).includes(type))
+          throw badRequest(MSG.photoKind, undefined, 'invalid_photo_type');
+        if (upload.files.length === 0) throw badRequest(MSG.photoNone, undefined, 'no_files');
+        const stored = await deps.photos.store(target, type, upload.files);
+        received = [];
+        res.status(201).json({ photos: stored.map(photoView) });
       } catch (err) {
-        res.setHeader('Connection', 'close');
+        await Promise.all([
+          // Left behind if the database is down now: the hold sweeper purges abandoned uploads.
+          deps.photoChunks.discard(received).catch(() => undefined),
+          // Whatever the answer, it goes out once the body has been read (multipart.ts).
+          finishBody(req, res, deps.uploads),
+        ]);
         throw err;
       }
-      const type = (upload.fields.type ?? 'tyre-condition').trim() || 'tyre-condition';
-      if (!(PHOTO_TYPES as readonly string[]).includes(type))
-        throw badRequest(MSG.photoKind, undefined, 'invalid_photo_type');
-      if (upload.files.length === 0) throw badRequest(MSG.photoNone, undefined, 'no_files');
-      const stored = await deps.photos.store(target, type, upload.files);
-      res.status(201).json({ photos: stored.map(photoView) });
     });
 
     // ---------------------------------------------------------------- booking tokens (public checkout)
@@ -317,13 +341,21 @@ export function bookingRoutes(deps: RouteDeps) {
           ? await deps.photos.forStaff(jobId, photoId, req.identity!)
           : undefined;
       if (!photo) throw notFound(MSG.photoNotFound);
+      const bytes = await deps.photoChunks.open(photo.id);
       res.setHeader('Content-Type', photo.mimeType);
-      res.setHeader('Content-Length', String(photo.data.length));
+      res.setHeader('Content-Length', String(photo.size));
       res.setHeader('Content-Disposition', `inline; filename="${photo.filename}"`);
       res.setHeader('Cache-Control', 'private, max-age=3600');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Content-Security-Policy', "default-src 'none'");
-      res.end(Buffer.from(photo.data.buffer, photo.data.byteOffset, photo.data.byteLength));
+      try {
+        await pipeline(Readable.from(bytes), res);
+      } catch (err) {
+        // The viewer went away mid-photo (nothing to answer), or the database failed after the headers went out:
+        // the cut-short response is all the client can be told.
+        if (!res.headersSent) throw err;
+        res.destroy();
+      }
     });
 
     // ---------------------------------------------------------------- internal: jobs service
@@ -334,6 +366,7 @@ export function bookingRoutes(deps: RouteDeps) {
       const body = parseOr400(moveReservationSchema, req.body ?? {});
       const problem = bookableProblem(body.scheduledDate, body.timeSlot, clock());
       if (problem) throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date_or_slot');
+      checkHorizon(body.scheduledDate, 'scheduledDate');
       res.json(await deps.reservations.move(jobId, body.scheduledDate, body.timeSlot));
     });
     internal.delete('/reservations/:jobId', requireStaff, async (req, res) => {

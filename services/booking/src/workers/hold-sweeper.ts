@@ -1,5 +1,6 @@
 /**
- * Releases prepaid holds whose time ran out (BookingExpired through the outbox) and purges old Idempotency-Keys.
+ * Releases prepaid holds whose time ran out (BookingExpired through the outbox), purges old Idempotency-Keys and
+ * the chunks of photo uploads a crashed process left half-received (db/photo-chunks.ts).
  * A plain timer rather than a queue: the work is one idempotent SQL batch, safe on every replica at once
  * (FOR UPDATE SKIP LOCKED), and reads already treat an expired hold as free, so the sweep only has to be prompt
  * about the event, not about availability.
@@ -7,6 +8,7 @@
 import type { Outbox, PgExecutor } from '@tyres/events';
 import type { Logger } from '@tyres/service-kit';
 import { purgeKeys } from '../db/idempotency';
+import { ABANDONED_UPLOAD_MS, type PhotoChunks } from '../db/photo-chunks';
 import { expireHolds } from '../db/slots';
 
 export interface HoldSweeper {
@@ -18,6 +20,7 @@ export interface HoldSweeper {
 
 export function createHoldSweeper(deps: {
   sql: PgExecutor;
+  photoChunks: PhotoChunks;
   outbox: Outbox;
   wake: () => void;
   clock: () => Date;
@@ -28,6 +31,7 @@ export function createHoldSweeper(deps: {
   let running: Promise<unknown> | undefined;
   let stopped = true;
   let lastPurge = 0;
+  let lastUploadPurge = 0;
 
   async function runOnce(): Promise<number> {
     let total = 0;
@@ -43,6 +47,12 @@ export function createHoldSweeper(deps: {
     if (Date.now() - lastPurge > 3600_000) {
       lastPurge = Date.now();
       await purgeKeys(deps.sql);
+    }
+    if (Date.now() - lastUploadPurge > 300_000) {
+      lastUploadPurge = Date.now();
+      // Real time, not the business clock: this is about how long a request can have been running.
+      const abandoned = await deps.photoChunks.purgeAbandoned(new Date(Date.now() - ABANDONED_UPLOAD_MS));
+      if (abandoned > 0) deps.logger.info({ abandoned }, 'abandoned photo uploads purged');
     }
     return total;
   }

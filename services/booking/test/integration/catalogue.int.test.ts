@@ -52,36 +52,37 @@ describe('tyre pricing', () => {
 });
 
 describe('POST /api/pricing/quote (every service, both payment methods)', () => {
+  // Prices include GST: each quote's gst is its total ÷ 11, half-up to the cent (issue 12; was 10% of the total).
   const quote = (body: object) => app.request('POST', '/api/pricing/quote', body);
 
   it.each([
     [
       { serviceType: 'new-tyres', tyreSize: '205/55R16', quantity: 4, prepaid: false },
-      { subtotal: '885.80', discount: '0.00', total: '885.80', gst: '88.58' },
+      { subtotal: '885.80', discount: '0.00', total: '885.80', gst: '80.53' },
     ],
     [
       { serviceType: 'new-tyres', tyreSize: '205/55R16', quantity: 4, prepaid: true },
-      { subtotal: '885.80', discount: '30.00', total: '855.80', gst: '85.58' },
+      { subtotal: '885.80', discount: '30.00', total: '855.80', gst: '77.80' },
     ],
     [
       { serviceType: 'new-tyres', tyreSize: '265/70R16', quantity: 1, prepaid: false },
-      { subtotal: '404.80', total: '404.80', gst: '40.48' },
+      { subtotal: '404.80', total: '404.80', gst: '36.80' },
     ],
     [
       { serviceType: 'puncture-repair', prepaid: false },
-      { subtotal: '129.80', discount: '0.00', total: '129.80', gst: '12.98' },
+      { subtotal: '129.80', discount: '0.00', total: '129.80', gst: '11.80' },
     ],
     [
       { serviceType: 'puncture-repair', prepaid: true },
-      { subtotal: '129.80', discount: '30.00', total: '99.80', gst: '9.98' },
+      { subtotal: '129.80', discount: '30.00', total: '99.80', gst: '9.07' },
     ],
     [
       { serviceType: 'emergency-callout', prepaid: false },
-      { subtotal: '89.80', total: '89.80', gst: '8.98' },
+      { subtotal: '89.80', total: '89.80', gst: '8.16' },
     ],
     [
       { serviceType: 'emergency-callout', prepaid: true },
-      { subtotal: '89.80', discount: '30.00', total: '59.80', gst: '5.98' },
+      { subtotal: '89.80', discount: '30.00', total: '59.80', gst: '5.44' },
     ],
     [
       { serviceType: 'battery-service', prepaid: false },

@@ -278,6 +278,11 @@ describe('PaymentSucceeded', () => {
     );
     expect(emails.rows.map((r: { to: string }) => r.to)).toEqual(['sam@example.com', 'office@tyres.example']);
     expect(emails.rows[0].text).toContain('We will call you within one business day');
+    // The amount the card was charged (price + 1.7% surcharge), as on the customer's statement.
+    expect(emails.rows[0].text).toContain(
+      `Thank you for your payment of $465.58 for booking ${lost.jobNumber}.`,
+    );
+    expect(emails.rows[1].text).toContain(`paid $465.58 for ${lost.jobNumber}`);
     expect(emails.rows[0].text).toContain(`${date}, 12-2 PM`);
     expect(emails.rows[1].subject).toMatch(/^Action needed: JOB-\d{6,} paid after its slot was taken$/);
     const { rows } = await app.pg.query(

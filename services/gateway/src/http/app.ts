@@ -2,40 +2,49 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import express from 'express';
 import {
-  correlationIdFrom,
   createServiceApp,
   notForwarded,
   rejectNulCharacters,
-  runWithContext,
   type Logger,
   type ReadinessCheck,
 } from '@tyres/service-kit';
 import type { UserRepository } from '../db/users';
-import { authenticate, resolveUser } from './auth';
+import { sessionUser } from './auth';
 import { authRoutes } from './auth-routes';
-import { createServiceProxies, rejectUpgrade, type UpstreamUrls } from './proxy';
-import { cors, csrfOriginCheck, isAllowedOrigin, securityHeaderList, securityHeaders } from './security';
-import { createApiForwarder } from './api-forwarder';
-import { readCookie, SESSION_COOKIE } from './session';
+import { createEdge } from './edge';
+import { createForwarder, type UpstreamUrls } from './forwarder';
+import { proxiedFrontends, staticFrontends } from './frontends';
+import { IdentityTokens } from './identity';
 import type { Sessions } from './session';
 import type { LoginThrottle } from './throttle';
-import { proxiedFrontends, staticFrontends } from './frontends';
+import { clientAddress, TrustedProxies } from './client-address';
 
 export interface GatewayAppDeps {
   logger: Logger;
   users: UserRepository;
   sessions: Sessions;
   throttle: LoginThrottle;
+  /** Peers whose X-Forwarded-For is believed (TRUSTED_PROXIES); none by default. */
+  trustedProxies?: TrustedProxies;
   upstreams: UpstreamUrls;
   internalPrivateKey: string;
   allowedOrigins: string[];
   secureCookies: boolean;
   maxBodyBytes: number;
   maxUploadBytes: number;
+  /** A service that stays silent this long is given up on: 504. */
+  upstreamTimeoutMs: number;
   readiness: Record<string, ReadinessCheck>;
   frontends?: { staticDir: string } | { shell: string; public: string; dashboard: string };
 }
 
+/** Body cap of the gateway's own JSON routes (login, staff accounts). */
+const OWN_BODY_BYTES = 10 * 1024;
+
+/**
+ * Composition: the edge (edge.ts) takes every request; it forwards the proxied ones and hands the rest to the
+ * express app below, which only routes what the gateway answers itself.
+ */
 export function createGatewayApp(deps: GatewayAppDeps) {
   const service = createServiceApp({
     name: 'gateway',
@@ -43,41 +52,24 @@ export function createGatewayApp(deps: GatewayAppDeps) {
     readiness: deps.readiness,
     parseJson: false,
     internalRequest: notForwarded,
+    // The edge gives every request its id, metric and access-log line, forwarded or not.
+    edgeInFront: true,
   });
   const { app } = service;
-  const proxies = createServiceProxies({
-    upstreams: deps.upstreams,
-    privateKey: deps.internalPrivateKey,
-    logger: deps.logger,
-    maxBodyBytes: deps.maxBodyBytes,
-    maxUploadBytes: deps.maxUploadBytes,
-  });
-
-  const forwardApi = createApiForwarder({
-    upstreams: deps.upstreams,
-    signer: proxies.signer,
-    agent: proxies.agent,
-    logger: deps.logger,
-    allowedOrigins: deps.allowedOrigins,
-    securityHeaders: securityHeaderList(deps.secureCookies),
-    maxBodyBytes: deps.maxBodyBytes,
-    maxUploadBytes: deps.maxUploadBytes,
-    resolveUser: (req) => resolveUser(req as express.Request, deps.sessions, deps.users),
-    hasSessionCookie: (req) => readCookie(req.headers.cookie, SESSION_COOKIE) !== undefined,
-    httpDuration: service.metrics.httpDuration,
-  });
-
-  app.use(securityHeaders(deps.secureCookies));
-  app.use(cors(deps.allowedOrigins));
-  app.use('/api', csrfOriginCheck(deps.allowedOrigins));
-  // Resolve the session only where it matters: API calls. Static files never touch the database.
-  app.use('/api', authenticate(deps.sessions, deps.users));
-  // Proxied API calls never reach express (listener below); only the gateway's own routes are parsed, with a
-  // small limit.
-  app.use('/api', express.json({ limit: '10kb' }));
+  const trusted = deps.trustedProxies ?? new TrustedProxies([]);
+  // req.ip (logs) follows the same rule as the limits: forwarded addresses only from configured proxies.
+  app.set('trust proxy', (address: string) => trusted.has(address));
+  // Proxied bodies stream through unread; only the gateway's own routes are parsed.
+  app.use('/api', express.json({ limit: OWN_BODY_BYTES }));
   app.use('/api', rejectNulCharacters);
   app.use(
-    authRoutes({ users: deps.users, sessions: deps.sessions, throttle: deps.throttle, logger: deps.logger }),
+    authRoutes({
+      users: deps.users,
+      sessions: deps.sessions,
+      throttle: deps.throttle,
+      clientAddress: (req) => clientAddress(req, trusted),
+      logger: deps.logger,
+    }),
   );
   app.use('/api', (req, res) => {
     res.status(404).json({ message: `No route for ${req.method} ${req.originalUrl}`, code: 'not_found' });
@@ -91,30 +83,30 @@ export function createGatewayApp(deps: GatewayAppDeps) {
   }
   service.finalize();
 
-  /** WebSocket upgrades: same origin rule and session check as HTTP, before anything reaches notify. */
-  const handleUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    const correlationId = correlationIdFrom(req.headers['x-request-id']);
-    void runWithContext({ correlationId }, async () => {
-      try {
-        const origin = req.headers.origin;
-        if (origin && !isAllowedOrigin(origin, req.headers.host, deps.allowedOrigins)) {
-          rejectUpgrade(socket, 403, 'Forbidden');
-          return;
-        }
-        const user = await resolveUser(req as express.Request, deps.sessions, deps.users);
-        if (!proxies.upgrade(req, socket, head, user, correlationId)) rejectUpgrade(socket, 404, 'Not Found');
-      } catch (err) {
-        deps.logger.error({ err }, 'websocket upgrade failed');
-        rejectUpgrade(socket, 500, 'Internal Server Error');
-      }
-    });
-  };
+  const forwarder = createForwarder({
+    upstreams: deps.upstreams,
+    logger: deps.logger,
+    timeoutMs: deps.upstreamTimeoutMs,
+  });
+  const edge = createEdge({
+    logger: deps.logger,
+    allowedOrigins: deps.allowedOrigins,
+    secureCookies: deps.secureCookies,
+    maxBodyBytes: deps.maxBodyBytes,
+    maxUploadBytes: deps.maxUploadBytes,
+    ownBodyBytes: OWN_BODY_BYTES,
+    session: (req) => sessionUser(req, deps.sessions, deps.users),
+    identity: new IdentityTokens(deps.internalPrivateKey),
+    forwarder,
+    local: app,
+    httpDuration: service.metrics.httpDuration,
+  });
 
-  /** The server's request listener: proxied API calls take the fast path, everything else goes to express. */
-  const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (!forwardApi(req, res)) app(req, res);
+  return {
+    app,
+    listener: edge.handle as http.RequestListener,
+    handleUpgrade: edge.upgrade as (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void,
+    setDraining: service.setDraining,
+    agent: forwarder.agent,
   };
-
-  return { app, listener, handleUpgrade, setDraining: service.setDraining, agent: proxies.agent };
 }

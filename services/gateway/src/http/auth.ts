@@ -1,55 +1,32 @@
-import type { RequestHandler, Request } from 'express';
-import { forbidden, unauthorized } from '@tyres/service-kit';
+import type { IncomingMessage } from 'node:http';
 import type { PublicUser } from '../domain/users';
 import type { UserRepository } from '../db/users';
-import type { Sessions, SessionClaims } from './session';
+import type { SessionClaims, Sessions } from './session';
 
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      user?: PublicUser;
-      session?: SessionClaims;
-    }
+declare module 'http' {
+  interface IncomingMessage {
+    /** The staff user behind the session cookie; the edge sets it before the gateway's own routes run. */
+    user?: PublicUser;
   }
 }
 
 /**
- * Resolves the staff user behind the session cookie. The user row is read on every request so a deactivated
- * account loses access on its very next request, not when its cookie expires.
+ * The staff user behind the session cookie, or undefined. Without a valid cookie it answers at once (no
+ * Redis, no database), so anonymous booking traffic never waits on either. The user row is read on every
+ * request (through UserCache) so a deactivated account loses access on its very next request, not when its
+ * cookie expires.
  */
-export async function resolveUser(
-  req: Request,
+export function sessionUser(
+  req: Pick<IncomingMessage, 'headers'>,
   sessions: Sessions,
   users: UserRepository,
-): Promise<PublicUser | undefined> {
-  if (req.user) return req.user;
+): PublicUser | undefined | Promise<PublicUser | undefined> {
   const claims = sessions.verify(req);
-  if (!claims) return undefined;
+  return claims ? activeUser(claims, sessions, users) : undefined;
+}
+
+async function activeUser(claims: SessionClaims, sessions: Sessions, users: UserRepository) {
   // Both lookups go out together: one round trip to Redis on the common path.
   const [revoked, user] = await Promise.all([sessions.isRevoked(claims), users.findSessionUser(claims.sub)]);
-  if (revoked || !user || !user.isActive) return undefined;
-  req.user = user;
-  req.session = claims;
-  return user;
+  return revoked || !user || !user.isActive ? undefined : user;
 }
-
-export function authenticate(sessions: Sessions, users: UserRepository): RequestHandler {
-  return async (req, _res, next) => {
-    try {
-      await resolveUser(req, sessions, users);
-      next();
-    } catch (err) {
-      next(err);
-    }
-  };
-}
-
-export const requireUser: RequestHandler = (req, _res, next) => {
-  next(req.user ? undefined : unauthorized());
-};
-
-export const requireAdminUser: RequestHandler = (req, _res, next) => {
-  if (!req.user) return next(unauthorized());
-  next(req.user.role === 'admin' ? undefined : forbidden('Only an admin can do that'));
-};

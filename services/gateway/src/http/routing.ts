@@ -39,6 +39,49 @@ export const ROUTES: Route[] = [
 
 export const WS_ROUTES: Route[] = [{ prefix: '/ws/notifications', upstream: 'notify', access: 'staff' }];
 
+/** A route the gateway answers itself (auth-routes.ts). */
+export interface OwnRoute {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Express path syntax (":userId" is one segment): the edge and the express router read the same string. */
+  path: string;
+  access: Access;
+}
+
+/** The gateway's own API: sessions and staff accounts. */
+export const OWN_ROUTES = {
+  login: { method: 'POST', path: '/api/login', access: 'public' },
+  logout: { method: 'POST', path: '/api/logout', access: 'public' },
+  currentUser: { method: 'GET', path: '/api/user', access: 'staff' },
+  // Staff accounts are never self-service: registering is an admin action (docs/decisions.md).
+  register: { method: 'POST', path: '/api/register', access: 'admin' },
+  listUsers: { method: 'GET', path: '/api/admin/users', access: 'admin' },
+  createUser: { method: 'POST', path: '/api/admin/users', access: 'admin' },
+  setUserStatus: { method: 'PATCH', path: '/api/admin/users/:userId/status', access: 'admin' },
+} as const satisfies Record<string, OwnRoute>;
+
+export type OwnRouteName = keyof typeof OWN_ROUTES;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// Matched the way express matches the same path (case-insensitive, optional trailing slash), so the access
+// rule the edge applies is always the rule of the handler express then runs.
+const OWN_PATTERNS = Object.values(OWN_ROUTES).map((route: OwnRoute) => ({
+  route,
+  pattern: new RegExp(
+    `^${route.path
+      .split('/')
+      .map((s) => (s.startsWith(':') ? '[^/]+' : escapeRegExp(s)))
+      .join('/')}/?$`,
+    'i',
+  ),
+}));
+
+/** The own route for this method and path; a GET route also answers HEAD, as in express. */
+export function matchOwnRoute(method: string, path: string): OwnRoute | undefined {
+  const m = method === 'HEAD' ? 'GET' : method;
+  return OWN_PATTERNS.find((p) => p.route.method === m && p.pattern.test(path))?.route;
+}
+
 export function matchRoute(path: string, routes: Route[] = ROUTES): Route | undefined {
   for (const route of routes) {
     if (route.pattern?.test(path)) return route;

@@ -1,7 +1,5 @@
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
-import { forbidden } from '@tyres/service-kit';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -42,15 +40,11 @@ export function isCrossSiteMutation(
   return origin !== undefined && !isAllowedOrigin(origin, req.headers.host, allowed);
 }
 
-export function csrfOriginCheck(allowed: string[]): RequestHandler {
-  return (req, _res, next) => {
-    next(isCrossSiteMutation(req, allowed) ? forbidden('Cross-site request refused') : undefined);
-  };
-}
-
 /**
  * CORS is closed unless an origin is listed in ALLOWED_ORIGINS; same-origin calls need no CORS at all.
- * Returns true when it answered a preflight itself.
+ * Returns true when it answered a preflight itself. Not the `cors` package (not installed): it answers every
+ * preflight itself, refused origins included, and adds Vary to every answer; here a preflight from an origin
+ * that is not listed goes on like any other request.
  */
 export function applyCors(req: IncomingMessage, res: ServerResponse, allowed: string[]): boolean {
   const origin = req.headers.origin;
@@ -67,32 +61,9 @@ export function applyCors(req: IncomingMessage, res: ServerResponse, allowed: st
   return true;
 }
 
-export function cors(allowed: string[]): RequestHandler {
-  return (req, res, next) => {
-    if (!applyCors(req, res, allowed)) next();
-  };
-}
-
-export function securityHeaders(secureCookies: boolean): RequestHandler {
+/** helmet's headers for every answer (edge.ts runs it on each request, proxied or not). */
+export function securityHeaders(secureCookies: boolean) {
   return helmet(helmetOptions(secureCookies));
-}
-
-/**
- * helmet's headers as a list, computed once: the API fast path (api-forwarder.ts) sets them without running
- * the middleware per request. They do not depend on the request.
- */
-export function securityHeaderList(secureCookies: boolean): Array<[string, string]> {
-  const headers: Array<[string, string]> = [];
-  const collector = {
-    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
-    removeHeader: () => undefined,
-  };
-  let done = false;
-  securityHeaders(secureCookies)({} as never, collector as never, () => {
-    done = true;
-  });
-  if (!done) throw new Error('helmet did not finish synchronously');
-  return headers;
 }
 
 function helmetOptions(secureCookies: boolean): Parameters<typeof helmet>[0] {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import jwt from 'jsonwebtoken';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 
 export const SESSION_COOKIE = 'tyres_session';
-/** Bound on the verified-token memo (cleared when full; a miss only costs one HMAC check). */
+/** Bound on the verified-token memo (least recently used go first; a miss only costs one HMAC check). */
 const MAX_REMEMBERED_TOKENS = 10_000;
 
 export interface SessionClaims {
@@ -26,7 +28,7 @@ export interface SessionOptions {
  * would have expired, so a copied cookie stops working at logout, not hours later.
  */
 export class Sessions {
-  private readonly verified = new Map<string, SessionClaims>();
+  private readonly verified = new LRUCache<string, SessionClaims>({ max: MAX_REMEMBERED_TOKENS });
 
   constructor(private readonly opts: SessionOptions) {}
 
@@ -52,7 +54,7 @@ export class Sessions {
   }
 
   /** Reads and verifies the cookie; undefined when absent, malformed, expired or revoked. */
-  async read(req: Pick<Request, 'headers'>): Promise<SessionClaims | undefined> {
+  async read(req: Pick<IncomingMessage, 'headers'>): Promise<SessionClaims | undefined> {
     const claims = this.verify(req);
     if (!claims || (await this.isRevoked(claims))) return undefined;
     return claims;
@@ -62,16 +64,11 @@ export class Sessions {
    * The cookie's claims if its signature and expiry are good (no revocation check: see isRevoked). A token that
    * verified once is remembered by its exact bytes until it expires, so the per-request cost is a map lookup.
    */
-  verify(req: Pick<Request, 'headers'>): SessionClaims | undefined {
+  verify(req: Pick<IncomingMessage, 'headers'>): SessionClaims | undefined {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (!token) return undefined;
-    const nowSeconds = Date.now() / 1000;
     const hit = this.verified.get(token);
-    if (hit) {
-      if (hit.exp > nowSeconds) return hit;
-      this.verified.delete(token);
-      return undefined;
-    }
+    if (hit) return hit;
     let claims: jwt.JwtPayload;
     try {
       claims = jwt.verify(token, this.opts.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
@@ -81,8 +78,9 @@ export class Sessions {
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number')
       return undefined;
     const result = { sub: claims.sub, jti: claims.jti, exp: claims.exp };
-    if (this.verified.size >= MAX_REMEMBERED_TOKENS) this.verified.clear();
-    this.verified.set(token, result);
+    // Forgotten when the token expires (the cache then answers a miss, and jwt.verify refuses it).
+    const msLeft = Math.floor(claims.exp * 1000 - Date.now());
+    if (msLeft > 0) this.verified.set(token, result, { ttl: msLeft });
     return result;
   }
 

@@ -11,8 +11,8 @@ export interface ThrottleOptions {
 }
 
 /**
- * Counts failed logins per username and per client address in Redis (shared by every gateway replica). A
- * successful login clears the username counter. If Redis is briefly down, an in-memory limiter stands in.
+ * Counts login attempts per username and per client address in Redis (shared by every gateway replica); a
+ * successful one is given back, so what remains are failures. A successful login clears the username counter. If Redis is briefly down, an in-memory limiter stands in.
  */
 export class LoginThrottle {
   private readonly byUsername: RateLimiterRedis;
@@ -38,25 +38,32 @@ export class LoginThrottle {
     });
   }
 
-  /** Throws 429 when either counter is exhausted, before any password work is done. */
-  async assertAllowed(username: string, address: string): Promise<void> {
-    const [u, a] = await Promise.all([this.byUsername.get(username), this.byAddress.get(address)]);
-    const blocked = [
-      u && u.consumedPoints >= this.byUsername.points ? u : undefined,
-      a && a.consumedPoints >= this.byAddress.points ? a : undefined,
-    ].filter((r): r is RateLimiterRes => r !== undefined);
-    if (blocked.length > 0) throw this.tooMany(Math.max(...blocked.map((r) => r.msBeforeNext)));
-  }
-
-  async recordFailure(username: string, address: string): Promise<void> {
-    await Promise.all([
-      this.byUsername.penalty(username, 1).catch(() => undefined),
-      this.byAddress.penalty(address, 1).catch(() => undefined),
+  /**
+   * Takes one attempt from both counters before any password work is done, atomically in Redis, so parallel
+   * guesses cannot all pass a check made before any of them was recorded. Throws 429 when either counter is
+   * exhausted (and gives back the point taken from the other, so a blocked address does not also lock out
+   * every username it tries). A successful login gives its attempt back: recordSuccess.
+   */
+  async consumeAttempt(username: string, address: string): Promise<void> {
+    const [u, a] = await Promise.allSettled([
+      this.byUsername.consume(username, 1),
+      this.byAddress.consume(address, 1),
     ]);
+    const refused = [u, a].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    if (refused.length === 0) return;
+    const error = refused.find((r) => !(r instanceof RateLimiterRes));
+    if (error) throw error;
+    if (u.status === 'fulfilled') await this.byUsername.reward(username, 1).catch(() => undefined);
+    if (a.status === 'fulfilled') await this.byAddress.reward(address, 1).catch(() => undefined);
+    throw this.tooMany(Math.max(...(refused as RateLimiterRes[]).map((r) => r.msBeforeNext)));
   }
 
-  async recordSuccess(username: string): Promise<void> {
-    await this.byUsername.delete(username).catch(() => undefined);
+  /** The attempt was a good login: it is not a failure for either counter, and the username starts afresh. */
+  async recordSuccess(username: string, address: string): Promise<void> {
+    await Promise.all([
+      this.byUsername.delete(username).catch(() => undefined),
+      this.byAddress.reward(address, 1).catch(() => undefined),
+    ]);
   }
 
   private tooMany(ms: number) {

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import {
   createRabbitAdmin,
   deleteRedisKeysByPrefix,
@@ -69,8 +69,22 @@ export async function fakeUpstream(publicKey: string) {
   };
 }
 
+/** A stand-in service that accepts calls and never answers (to see a timeout). */
+export async function silentUpstream() {
+  const server = http.createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 export interface GatewayUnderTest {
   baseUrl: string;
+  databaseUrl: string;
   port: number;
   prefix: string;
   adminPassword: string;
@@ -83,6 +97,7 @@ export interface GatewayUnderTest {
 export async function startTestGateway(
   label: string,
   env: Record<string, string> = {},
+  logger: Logger = pino({ level: 'silent' }),
 ): Promise<GatewayUnderTest> {
   const db = await migratedGatewayDatabase(label);
   const prefix = uniquePrefix(label);
@@ -110,9 +125,10 @@ export async function startTestGateway(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const runtime = await startGateway(config, pino({ level: 'silent' }));
+  const runtime = await startGateway(config, logger);
   return {
     baseUrl: `http://127.0.0.1:${runtime.server.port}`,
+    databaseUrl: db.url,
     port: runtime.server.port,
     prefix,
     adminPassword,

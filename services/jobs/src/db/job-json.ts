@@ -1,3 +1,4 @@
+import type { JobShape } from '../domain/job-view';
 import { scheduleStatusOf } from '../domain/schedule';
 import { JOB_STATUSES } from '../domain/status';
 
@@ -89,8 +90,6 @@ export const DETAIL_FIELDS: readonly (readonly [string, string])[] = [
   ['cancelledAt', iso('j."cancelled_at"')],
   ['updatedAt', iso('j."updated_at"')],
 ];
-
-export type JobShape = 'dashboard' | 'details';
 
 const build = (fields: readonly (readonly [string, string])[]) =>
   `json_build_object(${fields.map(([key, expr]) => `'${key}', ${expr}`).join(',\n    ')})`;

@@ -1,16 +1,18 @@
-import type { Identity } from '@tyres/service-kit';
-import type { DetailedJob, JobRow, LineItemView } from '../domain/job-view';
+import { dateToDb } from '@tyres/kernel';
+import type { DetailedJob, JobRow, JobShape, JsonPage } from '../domain/job-view';
 import type { StatusSelection } from '../domain/schedule';
-import type { Db, Tx } from './client';
-import { jobJson, type JobShape } from './job-json';
+import type { JobStatus, StatusTimestampField } from '../domain/status';
+import type { Db, Executor, Tx } from './client';
+import type { Prisma } from './generated/client';
+import { jobJson } from './job-json';
 
 /**
- * Reads use hand-written SQL: the lists are the hot path (GET /api/dashboard/jobs-with-details at 20 connections):
- * one statement per page over the stored list documents (./job-json.ts). Writes use Prisma's typed API inside
- * transactions that lock the job row first. Every statement names the schema ("jobs".…): the adapter does not set
- * search_path.
+ * The jobs table and what hangs off it (photos, payments). Queries only: the use cases (src/app) decide what to
+ * write; these methods write it. Reads use hand-written SQL: the lists are the hot path
+ * (GET /api/dashboard/jobs-with-details at 20 connections): one statement per page over the stored list documents
+ * (./job-json.ts). Writes use Prisma's typed API inside the use case's transaction, which locks the job row first.
+ * Every statement names the schema ("jobs".…): the adapter does not set search_path.
  */
-type Executor = Pick<Db, '$queryRawUnsafe' | '$executeRawUnsafe'> | Tx;
 
 const JOB_COLUMNS = `
   j."id", j."job_number" AS "jobNumber", j."customer_id" AS "customerId", j."vehicle_id" AS "vehicleId",
@@ -35,12 +37,6 @@ export interface ListQuery {
   technicianId?: string;
   limit: number;
   offset: number;
-}
-
-/** One page of a list: the JSON array text as Postgres built it, and the total for the pagination headers. */
-export interface JsonPage {
-  body: string;
-  total: number;
 }
 
 /** WHERE clause + parameters for a list; `deleted_at IS NULL` first so the partial indexes apply. */
@@ -128,9 +124,33 @@ export function listSql(query: ListQuery, shape: JobShape): { sql: string; param
   return { sql, params: [...where.params, query.limit, query.offset] };
 }
 
-/** Scope for one caller: technicians only ever see jobs assigned to them. */
-export function technicianScope(identity: Identity): string | undefined {
-  return identity.role === 'technician' ? identity.id : undefined;
+/**
+ * A job as booking announced it (BookingCreated): the row the jobs service adopts (scheduledDate `YYYY-MM-DD`).
+ * What later happens to a job (assignment, status times, purchase cost, cancel, delete) starts empty.
+ */
+export type NewJob = Omit<
+  JobRow,
+  | 'assignedTechnicianId'
+  | 'purchaseCost'
+  | 'purchaseInvoice'
+  | 'updatedAt'
+  | 'inProgressAt'
+  | 'completedAt'
+  | 'invoicedAt'
+  | 'paidAt'
+  | 'cancelledAt'
+  | 'cancelledBy'
+  | 'deletedAt'
+  | 'deletedBy'
+>;
+
+/** A status change as the use case decided it: the status, the time column it sets, and the payment state. */
+export interface StatusChange {
+  status: JobStatus;
+  /** The status's timestamp column and its value (spec: inProgressAt, completedAt, invoicedAt, paidAt). */
+  stamp?: { field: StatusTimestampField; at: Date };
+  /** Set paymentStatus to paid too. */
+  paid?: boolean;
 }
 
 export class JobsRepository {
@@ -147,13 +167,12 @@ export class JobsRepository {
     return rows[0] ?? { body: '[]', total: 0 };
   }
 
-  /** One live job in the detail shape, or undefined (also when a technician asks for someone else's job). */
+  /** One live job in the detail shape, or undefined; with `tech`, only if it is assigned to that technician. */
   async findVisible(
     id: string,
-    identity: Identity,
+    tech: string | undefined,
     db: Executor = this.db,
   ): Promise<DetailedJob | undefined> {
-    const tech = technicianScope(identity);
     const rows = await db.$queryRawUnsafe<{ doc: string }[]>(
       `SELECT j."doc"::text AS "doc" FROM "jobs"."jobs" j
        WHERE j."id" = $1::uuid AND j."deleted_at" IS NULL ${tech ? 'AND j."assigned_technician_id" = $2::uuid' : ''}`,
@@ -187,11 +206,10 @@ export class JobsRepository {
   }
 
   /**
-   * Locks a live job the caller may see (`SELECT … FOR UPDATE` inside `tx`), or undefined. Every change to a job
-   * goes through this, so concurrent changes to one job run one after the other.
+   * Locks a live job (`SELECT … FOR UPDATE` inside `tx`), or undefined; with `tech`, only if it is assigned to that
+   * technician. Every change to a job goes through this, so concurrent changes to one job run one after the other.
    */
-  async lockVisible(tx: Tx, id: string, identity: Identity): Promise<JobRow | undefined> {
-    const tech = technicianScope(identity);
+  async lockVisible(tx: Tx, id: string, tech: string | undefined): Promise<JobRow | undefined> {
     const rows = await tx.$queryRawUnsafe<JobRow[]>(
       `SELECT ${JOB_COLUMNS} FROM "jobs"."jobs" j
        WHERE j."id" = $1::uuid AND j."deleted_at" IS NULL ${tech ? 'AND j."assigned_technician_id" = $2::uuid' : ''}
@@ -219,24 +237,102 @@ export class JobsRepository {
     return rows[0];
   }
 
-  async hasCustomerInvoice(tx: Executor, jobId: string): Promise<{ invoiceNumber: string } | undefined> {
-    const rows = await tx.$queryRawUnsafe<{ invoiceNumber: string }[]>(
-      `SELECT "invoice_number" AS "invoiceNumber" FROM "jobs"."job_customer_invoices"
-       WHERE "job_id" = $1::uuid AND "deleted_at" IS NULL ORDER BY "invoice_number" LIMIT 1`,
-      jobId,
-    );
-    return rows[0];
+  /**
+   * Serialises the event handlers that touch one job id, even before the job row exists (a transaction-scoped
+   * advisory lock): a payment or purchase invoice handled at the same moment as its BookingCreated must not miss it.
+   */
+  async lockJobId(tx: Tx, jobId: string): Promise<void> {
+    await tx.$executeRawUnsafe(`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended($1, 4242))`, jobId);
   }
 
-  async lineItems(jobId: string, db: Executor = this.db): Promise<LineItemView[]> {
-    return db.$queryRawUnsafe<LineItemView[]>(
-      `SELECT "id", "job_id" AS "jobId", "type", "category", "description", "quantity",
-              "unit_cost"::text AS "unitCost", "total_cost"::text AS "totalCost",
-              "unit_price"::text AS "unitPrice", "total_price"::text AS "totalPrice",
-              "profit_margin"::text AS "profitMargin",
-              to_char("created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
-       FROM "jobs"."job_line_items" WHERE "job_id" = $1::uuid ORDER BY "created_at", "id"`,
-      jobId,
+  /** Inserts the job; false when a job with this id or job number exists already (nothing written). */
+  async insert(tx: Tx, job: NewJob): Promise<boolean> {
+    const created = await tx.job.createMany({
+      skipDuplicates: true,
+      data: [{ ...job, scheduledDate: dateToDb(job.scheduledDate) }],
+    });
+    return created.count > 0;
+  }
+
+  async exists(tx: Tx, id: string): Promise<boolean> {
+    return !!(await tx.job.findUnique({ where: { id }, select: { id: true } }));
+  }
+
+  async setStatus(tx: Tx, id: string, change: StatusChange): Promise<void> {
+    await tx.job.update({
+      where: { id },
+      data: {
+        status: change.status,
+        ...(change.stamp ? { [change.stamp.field]: change.stamp.at } : {}),
+        ...(change.paid ? { paymentStatus: 'paid' } : {}),
+      },
+    });
+  }
+
+  async cancel(tx: Tx, id: string, by: string, at: Date): Promise<void> {
+    await tx.job.update({ where: { id }, data: { status: 'cancelled', cancelledAt: at, cancelledBy: by } });
+  }
+
+  /** Soft delete: the row stays for the accounts (who and when); every list and read leaves it out. */
+  async softDelete(tx: Tx, id: string, by: string, at: Date): Promise<void> {
+    await tx.job.update({ where: { id }, data: { deletedAt: at, deletedBy: by } });
+  }
+
+  async assign(tx: Tx, id: string, technicianId: string | null): Promise<void> {
+    await tx.job.update({ where: { id }, data: { assignedTechnicianId: technicianId } });
+  }
+
+  async moveSlot(
+    tx: Tx,
+    id: string,
+    slot: { scheduledDate: string; scheduledDay: string; timeSlot: string },
+  ): Promise<void> {
+    await tx.job.update({
+      where: { id },
+      data: {
+        scheduledDate: dateToDb(slot.scheduledDate),
+        scheduledDay: slot.scheduledDay,
+        timeSlot: slot.timeSlot,
+      },
+    });
+  }
+
+  /** Photo metadata (BookingPhotoAdded); a photo already stored is left as it is. */
+  async addPhoto(tx: Tx, photo: Prisma.JobPhotoCreateManyInput): Promise<void> {
+    await tx.jobPhoto.createMany({ skipDuplicates: true, data: [photo] });
+  }
+
+  /** A payment for the job (PaymentSucceeded), kept even when the job is not here yet; a repeat is ignored. */
+  async addPayment(tx: Tx, payment: Prisma.JobPaymentCreateManyInput): Promise<void> {
+    await tx.jobPayment.createMany({ skipDuplicates: true, data: [payment] });
+  }
+
+  /** The job's first payment, or undefined. */
+  async firstPayment(tx: Tx, jobId: string): Promise<{ paymentIntentId: string } | undefined> {
+    const payment = await tx.jobPayment.findFirst({
+      where: { jobId },
+      orderBy: { succeededAt: 'asc' },
+      select: { paymentIntentId: true },
+    });
+    return payment ?? undefined;
+  }
+
+  /** paymentStatus paid with the given payment intent (a payment that arrived before its BookingCreated). */
+  async setPaid(tx: Tx, id: string, paymentIntentId: string): Promise<void> {
+    await tx.job.update({
+      where: { id },
+      data: { paymentStatus: 'paid', stripePaymentIntentId: paymentIntentId },
+    });
+  }
+
+  /** paymentStatus paid unless it is already; the payment intent only where none is stored. */
+  async markPaidByPayment(tx: Tx, id: string, paymentIntentId: string): Promise<void> {
+    await tx.$executeRawUnsafe(
+      `UPDATE "jobs"."jobs"
+       SET "payment_status" = 'paid', "stripe_payment_intent_id" = COALESCE("stripe_payment_intent_id", $2), "updated_at" = now()
+       WHERE "id" = $1::uuid AND "payment_status" <> 'paid'`,
+      id,
+      paymentIntentId,
     );
   }
 }

@@ -1,6 +1,4 @@
-import type { Db, Tx } from './client';
-
-type Executor = Pick<Db, '$queryRawUnsafe' | '$executeRawUnsafe'> | Tx;
+import type { Db, Executor } from './client';
 
 export interface StaffFact {
   userId: string;

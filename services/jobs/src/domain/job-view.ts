@@ -112,3 +112,12 @@ export interface LineItemView {
 export interface JobDetail extends DetailedJob {
   lineItems: LineItemView[];
 }
+
+/** Which stored document a list sends: the spec's "Job (dashboard)" or the detailed job. */
+export type JobShape = 'dashboard' | 'details';
+
+/** One page of a list: the JSON array text as Postgres built it, and the total for the pagination headers. */
+export interface JsonPage {
+  body: string;
+  total: number;
+}

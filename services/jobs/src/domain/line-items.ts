@@ -1,7 +1,8 @@
-import { moneyToCents, toMoney, type Money } from '@tyres/events';
+import { divideRounded, formatMoney, lineAmount, MAX_MONEY_CENTS, toCents } from '@tyres/kernel';
 
 /**
- * Job line items (spec entity job_line_items): totals and profit margin computed with integer cents, never floats.
+ * Job line items (spec entity job_line_items): totals and profit margin computed with integer cents, never floats
+ * (the money arithmetic is @tyres/kernel's).
  *
  *   totalCost    = quantity × unitCost                      (exact, 2 places)
  *   totalPrice   = quantity × unitPrice                     (exact, 2 places)
@@ -13,10 +14,20 @@ import { moneyToCents, toMoney, type Money } from '@tyres/events';
  */
 export const MAX_MARGIN_HUNDREDTHS = 99_999n; // 999.99 %
 
+/** Money on the wire: a 2-decimal string ("139.00"). */
+type Money = string;
+
 export interface LineItemAmounts {
   quantity: number;
   unitCost: Money;
   unitPrice: Money;
+}
+
+/** A line item as entered. */
+export interface LineItemInput extends LineItemAmounts {
+  type: string;
+  category: string;
+  description: string;
 }
 
 export interface LineItemTotals {
@@ -25,46 +36,29 @@ export interface LineItemTotals {
   profitMargin: string | null;
 }
 
-/** a / b rounded half away from zero (b > 0). */
-function divRound(a: bigint, b: bigint): bigint {
-  const negative = a < 0n;
-  const abs = negative ? -a : a;
-  const q = (abs * 2n + b) / (2n * b);
-  return negative ? -q : q;
-}
-
-/** Hundredths of a percent → "12.34" / "-5.00". */
-function formatHundredths(value: bigint): string {
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  return `${negative ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
-}
-
 export function profitMargin(totalCost: Money, totalPrice: Money): string | null {
-  const price = moneyToCents(totalPrice);
-  const cost = moneyToCents(totalCost);
+  const price = toCents(totalPrice);
+  const cost = toCents(totalCost);
   if (price === 0n) return null;
   // Negative prices (credits) keep the sign convention of profit over |price|.
   const denominator = price < 0n ? -price : price;
-  let hundredths = divRound((price - cost) * 10_000n, denominator);
+  let hundredths = divideRounded((price - cost) * 10_000n, denominator);
   if (hundredths > MAX_MARGIN_HUNDREDTHS) hundredths = MAX_MARGIN_HUNDREDTHS;
   if (hundredths < -MAX_MARGIN_HUNDREDTHS) hundredths = -MAX_MARGIN_HUNDREDTHS;
-  return formatHundredths(hundredths);
+  // Hundredths of a percent read like cents: "12.34", "-5.00".
+  return formatMoney(hundredths);
 }
 
 export function lineItemTotals(input: LineItemAmounts): LineItemTotals {
   if (!Number.isInteger(input.quantity) || input.quantity < 1)
     throw new RangeError('quantity must be a positive integer');
-  const qty = BigInt(input.quantity);
-  const totalCost = toMoney(moneyToCents(input.unitCost) * qty);
-  const totalPrice = toMoney(moneyToCents(input.unitPrice) * qty);
+  const totalCost = formatMoney(lineAmount(input.quantity, toCents(input.unitCost)));
+  const totalPrice = formatMoney(lineAmount(input.quantity, toCents(input.unitPrice)));
   return { totalCost, totalPrice, profitMargin: profitMargin(totalCost, totalPrice) };
 }
 
-/** Largest amount a Decimal(10,2) column holds. */
-export const MAX_MONEY_CENTS = 99_999_999_99n;
-
+/** Whether an amount fits a Decimal(10,2) column. */
 export function fitsDecimal10_2(value: Money): boolean {
-  const cents = moneyToCents(value);
+  const cents = toCents(value);
   return cents <= MAX_MONEY_CENTS && cents >= -MAX_MONEY_CENTS;
 }

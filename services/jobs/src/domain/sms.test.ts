@@ -1,4 +1,4 @@
-import { enRouteMessage, smsNumber, stableUuid } from './sms';
+import { enRouteMessage, etaText, smsNumber, stableUuid } from './sms';
 
 describe('technician en route SMS', () => {
   const job = {
@@ -16,6 +16,13 @@ describe('technician en route SMS', () => {
       purpose: 'technician-en-route',
       body: 'Hi Alex, your technician is on the way for your puncture repair booking (job JOB-1001). Estimated arrival: 2:35 PM (about 30 minutes).',
     });
+  });
+
+  it('gives the ETA 30 minutes from now on the Perth clock', () => {
+    expect(etaText(new Date('2026-03-03T06:05:00Z'))).toBe('2:35 PM');
+    // Crosses midnight UTC but not in Perth.
+    expect(etaText(new Date('2026-03-02T23:45:00Z'))).toBe('8:15 AM');
+    expect(etaText(new Date('2026-03-03T03:45:00Z'), 30)).toBe('12:15 PM');
   });
 
   it('skips numbers that cannot take an SMS', () => {

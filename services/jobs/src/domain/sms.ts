@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { etaText } from './time';
+import { perthClock12 } from '@tyres/kernel';
 
 /** Spec section 4: starting work offers an SMS whose ETA is 30 minutes from now. */
 export const EN_ROUTE_ETA_MINUTES = 30;
@@ -15,6 +15,11 @@ export function stableUuid(name: string): string {
   hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** "2:35 PM": the customer's ETA, `minutes` from `now`, on the Perth clock. */
+export function etaText(now: Date = new Date(), minutes = EN_ROUTE_ETA_MINUTES): string {
+  return perthClock12(new Date(now.getTime() + minutes * 60_000));
 }
 
 /** Digits with an optional leading +, 8 to 20 characters (the SmsRequested contract); undefined if unusable. */

@@ -22,7 +22,7 @@ export const TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = Ob
 });
 
 export function isJobStatus(value: unknown): value is JobStatus {
-  return typeof value === 'string' && (JOB_STATUSES as readonly string[]).includes(value);
+  return (JOB_STATUSES as readonly unknown[]).includes(value);
 }
 
 export function canTransition(from: JobStatus, to: JobStatus): boolean {
@@ -55,4 +55,29 @@ export function illegalTransitionMessage(jobNumber: string, from: JobStatus, to:
 /** Accepts the schedule spelling `in_progress` as an alias of the stored `in-progress`. */
 export function normaliseStatusInput(value: string): string {
   return value === 'in_progress' ? 'in-progress' : value;
+}
+
+/**
+ * Where a job's customer invoices take it (issue 12). An invoice may exist before the work is done (a prepaid
+ * booking's invoice is paid at booking; staff may generate one early): it never moves a job that is not completed
+ * yet, because the job's status follows the work. Once completed, a job with an active (not cancelled) invoice is
+ * invoiced, and paid when every active invoice is paid; an invoiced job is paid when they all are.
+ * Returns the steps in order; [] = the job stays where it is.
+ */
+export function invoiceSteps(status: JobStatus, invoiceStatuses: readonly string[]): JobStatus[] {
+  const active = invoiceStatuses.filter((s) => s !== 'cancelled');
+  if (active.length === 0) return [];
+  const allPaid = active.every((s) => s === 'paid');
+  if (status === 'completed') return allPaid ? ['invoiced', 'paid'] : ['invoiced'];
+  if (status === 'invoiced' && allPaid) return ['paid'];
+  return [];
+}
+
+/**
+ * When a step takes effect: at `at` (the invoice's time), but never at or before `since` (when the job entered its
+ * current status): an invoice made before the work was done takes effect just after it, so a job's status times,
+ * and the projections ordering JobStatusChanged by time, stay in order.
+ */
+export function stepTime(at: Date, since: Date | null): Date {
+  return since && at.getTime() <= since.getTime() ? new Date(since.getTime() + 1) : at;
 }

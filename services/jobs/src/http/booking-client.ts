@@ -1,41 +1,11 @@
 import { HttpError, IDENTITY_HEADER, REQUEST_ID_HEADER, type Logger } from '@tyres/service-kit';
-import { BOOKING_UNAVAILABLE, SLOT_TAKEN } from '../domain/messages';
-
-/**
- * The booking service's internal reservation API (booking owns slot reservations and their uniqueness):
- *   PUT    {BOOKING_URL}/internal/reservations/{jobId}  { scheduledDate, timeSlot } → 200 | 409 taken | 400 | 404
- *   DELETE {BOOKING_URL}/internal/reservations/{jobId}                              → 204 (idempotent)
- * Calls forward the caller's gateway-signed identity and request id.
- */
-export interface BookingAuth {
-  identityToken?: string;
-  requestId?: string;
-}
-
-export interface Slot {
-  scheduledDate: string;
-  timeSlot: string;
-}
-
-export interface ReservationApi {
-  moveReservation(jobId: string, slot: Slot, auth: BookingAuth): Promise<void>;
-  releaseReservation(jobId: string, auth: BookingAuth): Promise<void>;
-}
-
-/**
- * Booking could not be reached or failed. `maybeApplied` is false only when the request certainly never arrived
- * (connection refused, unknown host): after a timeout or a 5xx the change may have happened, and the caller must
- * put the previous reservation back.
- */
-export class BookingUnavailableError extends HttpError {
-  constructor(
-    readonly maybeApplied: boolean,
-    cause?: unknown,
-  ) {
-    super(503, BOOKING_UNAVAILABLE, 'booking_unavailable');
-    if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
-  }
-}
+import {
+  BookingUnavailableError,
+  type BookingAuth,
+  type ReservationApi,
+  type Slot,
+} from '../app/reservations';
+import { SLOT_TAKEN } from '../domain/messages';
 
 const NOT_SENT = new Set([
   'ECONNREFUSED',
@@ -60,6 +30,13 @@ async function messageOf(res: Response): Promise<string | undefined> {
   }
 }
 
+/**
+ * The booking service's internal reservation API (booking owns slot reservations and their uniqueness):
+ *   PUT    {BOOKING_URL}/internal/reservations/{jobId}  { scheduledDate, timeSlot } → 200 | 409 taken | 400 | 404
+ *   DELETE {BOOKING_URL}/internal/reservations/{jobId}                              → 204 (idempotent)
+ * Calls forward the caller's gateway-signed identity and request id. Booking's refusals become the answers the
+ * dashboard shows; an outage becomes BookingUnavailableError (src/app/reservations.ts).
+ */
 export class BookingClient implements ReservationApi {
   private readonly base: string;
 

@@ -1,8 +1,7 @@
-import { toMoney } from '@tyres/events';
+import { formatMoney, isTimeSlot, TIME_SLOT_LABELS, toBusinessDate, toCents } from '@tyres/kernel';
 import { z } from 'zod';
 import { SCHEDULE_STATUSES, selectionForSchedule, type StatusSelection } from '../domain/schedule';
 import { JOB_STATUSES, normaliseStatusInput, type JobStatus } from '../domain/status';
-import { isTimeSlot, toPerthDate, TIME_SLOTS } from '../domain/time';
 
 /** Request schemas; messages are the spec's where it has one (sections 5 and 8). */
 
@@ -46,7 +45,8 @@ export const rescheduleBody = z.unknown().transform((raw, ctx) => {
     });
     return z.NEVER;
   }
-  const scheduledDate = toPerthDate(date.data);
+  // `YYYY-MM-DD`, or a date-time (the staff form sends the slot's start) read as a Perth calendar date.
+  const scheduledDate = toBusinessDate(date.data);
   if (!scheduledDate) {
     ctx.addIssue({ code: 'custom', path: ['scheduledDate'], message: INVALID_DATE });
     return z.NEVER;
@@ -56,7 +56,7 @@ export const rescheduleBody = z.unknown().transform((raw, ctx) => {
       code: 'custom',
       path: ['timeSlot'],
       message: INVALID_SLOT,
-      params: { allowed: TIME_SLOTS },
+      params: { allowed: TIME_SLOT_LABELS },
     });
     return z.NEVER;
   }
@@ -122,7 +122,7 @@ const moneyInput = z
   .union([z.string(), z.number()], { error: 'Must be a valid decimal amount' })
   .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
   .refine((v) => /^\d{1,8}(\.\d{1,2})?$/.test(v), 'Must be a valid decimal amount')
-  .transform((v) => toMoney(v));
+  .transform((v) => formatMoney(toCents(v)));
 
 export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'note'] as const;
 

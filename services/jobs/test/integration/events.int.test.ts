@@ -4,8 +4,10 @@ import {
   BookingPhotoAdded,
   createEvent,
   CustomerInvoiceDeleted,
-  CustomerInvoiceIssued,
-  CustomerInvoiceUpdated,
+  CustomerInvoiceIssuedV1,
+  CustomerInvoiceIssuedV2,
+  CustomerInvoiceUpdatedV1,
+  CustomerInvoiceUpdatedV2,
   PaymentSucceeded,
   PurchaseInvoiceDeleted,
   PurchaseInvoiceRecorded,
@@ -95,7 +97,7 @@ describe('jobs: event consumers', () => {
     }
     const now = new Date().toISOString();
     const event = createEvent(
-      CustomerInvoiceIssued,
+      CustomerInvoiceIssuedV1,
       {
         invoiceId: randomUUID(),
         invoiceNumber: 'INV-9',
@@ -377,21 +379,38 @@ describe('jobs: event consumers', () => {
       paidAt: null,
       updatedAt: at(6),
     };
-    await deliver(CustomerInvoiceIssued, { ...invoice, issuedAt: at(6) });
-    await deliver(CustomerInvoiceUpdated, {
+    await deliver(CustomerInvoiceIssuedV1, { ...invoice, issuedAt: at(6) });
+    await deliver(CustomerInvoiceUpdatedV1, {
       ...invoice,
       status: 'paid',
       paidAt: at(7),
       updatedAt: at(7),
       changedFields: ['status'],
     });
-    await deliver(CustomerInvoiceDeleted, {
-      invoiceId: invoice.invoiceId,
-      invoiceNumber: invoice.invoiceNumber,
-      jobId: data.jobId,
-      deletedBy: ADMIN.id,
-      deletedAt: at(8),
+    // A second invoice (extra work) in billing's current version.
+    const extra = {
+      ...invoice,
+      invoiceId: randomUUID(),
+      invoiceNumber: 'INV-ALL-2',
+      amountType: 'inclusive' as const,
+      paymentIntentId: null,
+      updatedAt: at(7),
+    };
+    await deliver(CustomerInvoiceIssuedV2, { ...extra, issuedAt: at(7) });
+    await deliver(CustomerInvoiceUpdatedV2, {
+      ...extra,
+      sentAt: at(8),
+      updatedAt: at(8),
+      changedFields: ['sentAt'],
     });
+    for (const gone of [invoice, extra])
+      await deliver(CustomerInvoiceDeleted, {
+        invoiceId: gone.invoiceId,
+        invoiceNumber: gone.invoiceNumber,
+        jobId: data.jobId,
+        deletedBy: ADMIN.id,
+        deletedAt: at(8),
+      });
     await deliver(PurchaseInvoiceDeleted, {
       purchaseInvoiceId: purchase.purchaseInvoiceId,
       jobId: data.jobId,
@@ -406,7 +425,7 @@ describe('jobs: event consumers', () => {
       isActive: false,
       changedAt: at(10),
     });
-    expect(new Set(envelopes.map((e) => e.type)).size).toBe(11); // every type the service consumes
+    expect(new Set(envelopes.map((e) => e.type)).size).toBe(13); // every type the service consumes
 
     const state = async () => ({
       job: (await get(data.jobId)).body,
@@ -489,7 +508,7 @@ describe('jobs: event consumers', () => {
   });
 
   it('the stored list documents and counts match the jobs (the triggers covered every change above)', async () => {
-    expect(await h.runtime.service.jobs.staleDocuments()).toBe(0);
-    expect(await h.runtime.service.jobs.wrongCounts()).toBe(0);
+    expect(await h.runtime.repositories.jobs.staleDocuments()).toBe(0);
+    expect(await h.runtime.repositories.jobs.wrongCounts()).toBe(0);
   });
 });

@@ -13,6 +13,7 @@ import {
   type Publisher,
   UserCreated,
 } from '@tyres/events';
+import { addDays, perthToday } from '@tyres/kernel';
 import { signIdentity, type Identity, type Logger } from '@tyres/service-kit';
 import {
   createRabbitAdmin,
@@ -25,7 +26,6 @@ import {
 } from '@tyres/testkit';
 import { migratedServiceDatabase } from '@tyres/testkit';
 import { loadServiceConfig, type Config } from '../../src/config';
-import { perthToday } from '../../src/domain/time';
 import { startJobsService, type JobsRuntime } from '../../src/service';
 import { startFakeBooking, type FakeBooking } from './fake-booking';
 
@@ -50,10 +50,7 @@ export function identityKeys() {
 
 /** A date `days` after today in Perth. */
 export function perthDatePlus(days: number): string {
-  const today = perthToday();
-  const d = new Date(`${today}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+  return addDays(perthToday(), days);
 }
 
 let jobCounter = 0;

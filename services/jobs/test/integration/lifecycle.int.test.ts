@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   BookingPhotoAdded,
-  CustomerInvoiceIssued,
-  CustomerInvoiceUpdated,
+  CustomerInvoiceIssuedV1,
+  CustomerInvoiceIssuedV2,
+  CustomerInvoiceUpdatedV1,
+  CustomerInvoiceUpdatedV2,
   PaymentSucceeded,
   PurchaseInvoiceRecorded,
   type EventInput,
@@ -276,6 +278,7 @@ describe('jobs: from booking to paid', () => {
       to: '0400111222',
       purpose: 'technician-en-route',
       jobId: booking.jobId,
+      requestedBy: ADMIN.id, // notify tells this staff member's dashboard how the delivery ended
     });
     expect(candidates.some((c) => sms?.payload.data.body?.includes(`Estimated arrival: ${c}`))).toBe(true);
 
@@ -284,7 +287,7 @@ describe('jobs: from booking to paid', () => {
     expect((await setStatus(other.jobId, { status: 'cancelled', notifyCustomer: true })).status).toBe(400);
   });
 
-  it('CustomerInvoiceIssued moves a completed job to invoiced; an updated paid invoice makes it paid', async () => {
+  it('CustomerInvoiceIssued (v1) moves a completed job to invoiced; an updated paid invoice makes it paid', async () => {
     const booking = await h.createJob();
     const id = booking.jobId;
     await setStatus(id, { status: 'in-progress' });
@@ -308,7 +311,7 @@ describe('jobs: from booking to paid', () => {
       paidAt: null,
       updatedAt: issuedAt,
     };
-    await h.publish(CustomerInvoiceIssued, { ...snapshot, issuedAt });
+    await h.publish(CustomerInvoiceIssuedV1, { ...snapshot, issuedAt });
     await waitFor(async () => (await get(id)).body.status === 'invoiced', { timeoutMs: 10_000 });
     const invoiced = (await get(id)).body;
     expect(invoiced.invoicedAt).toBe(issuedAt);
@@ -321,21 +324,21 @@ describe('jobs: from booking to paid', () => {
     expect(changed?.payload.data).toMatchObject({ from: 'completed', to: 'invoiced', changedBy: null });
 
     const paidAt = new Date(Date.now() + 1000).toISOString();
-    const update: EventInput<typeof CustomerInvoiceUpdated> = {
+    const update: EventInput<typeof CustomerInvoiceUpdatedV1> = {
       ...snapshot,
       status: 'paid',
       paidAt,
       updatedAt: paidAt,
       changedFields: ['status'],
     };
-    await h.publish(CustomerInvoiceUpdated, update);
+    await h.publish(CustomerInvoiceUpdatedV1, update);
     await waitFor(async () => (await get(id)).body.status === 'paid', { timeoutMs: 10_000 });
     expect((await get(id)).body).toMatchObject({ paidAt, paymentStatus: 'paid' });
 
     // An invoice for a job that is not completed yet does not move it.
     const early = await h.createJob();
     const earlyInvoice = randomUUID();
-    await h.publish(CustomerInvoiceIssued, {
+    await h.publish(CustomerInvoiceIssuedV1, {
       ...snapshot,
       invoiceId: earlyInvoice,
       invoiceNumber: 'INV-EARLY',
@@ -346,6 +349,163 @@ describe('jobs: from booking to paid', () => {
       timeoutMs: 10_000,
     });
     expect((await get(early.jobId)).body.status).toBe('new');
+  });
+
+  /** A v2 invoice snapshot (billing's current events): tax inclusive unless said otherwise. */
+  const v2Invoice = (
+    job: { jobId: string; jobNumber: string },
+    over: Partial<EventInput<typeof CustomerInvoiceIssuedV2>> = {},
+  ) => {
+    const at = new Date().toISOString();
+    const invoiceId = randomUUID();
+    return {
+      invoiceId,
+      invoiceNumber: `INV-${invoiceId.slice(0, 6)}`,
+      jobId: job.jobId,
+      jobNumber: job.jobNumber,
+      customerName: 'Alex Driver',
+      status: 'draft' as const,
+      amountType: 'inclusive' as const,
+      invoiceDate: at.slice(0, 10),
+      dueDate: null,
+      subtotalAmount: '118.00',
+      gstAmount: '11.80',
+      totalAmount: '129.80',
+      items: [
+        {
+          id: randomUUID(),
+          description: 'Mobile callout fee',
+          category: 'callout' as const,
+          quantity: 1,
+          unitPrice: '89.80',
+          totalPrice: '89.80',
+          gstFree: false,
+        },
+      ],
+      paymentIntentId: null,
+      sentAt: null,
+      paidAt: null,
+      updatedAt: at,
+      issuedAt: at,
+      ...over,
+    };
+  };
+  const statusChanges = (jobId: string) =>
+    h.sql<{ from: string; to: string; changedAt: string; changedBy: string | null }>(
+      `SELECT payload->'data'->>'from' AS "from", payload->'data'->>'to' AS "to",
+              payload->'data'->>'changedAt' AS "changedAt", payload->'data'->>'changedBy' AS "changedBy"
+       FROM jobs.outbox_events WHERE type = 'job.status-changed.v1' AND payload->'data'->>'jobId' = $1
+       ORDER BY created_at, payload->'data'->>'changedAt'`,
+      [jobId],
+    );
+
+  it('v2 invoices move a completed job the same way: issued → invoiced, updated paid → paid', async () => {
+    const booking = await h.createJob();
+    await setStatus(booking.jobId, { status: 'in-progress' });
+    await setStatus(booking.jobId, { status: 'completed' });
+    const invoice = v2Invoice(booking, { status: 'sent' });
+    await h.publish(CustomerInvoiceIssuedV2, invoice);
+    await waitFor(async () => (await get(booking.jobId)).body.status === 'invoiced', { timeoutMs: 10_000 });
+    expect((await get(booking.jobId)).body.invoicedAt).toBe(invoice.issuedAt);
+    const paidAt = new Date(Date.now() + 1000).toISOString();
+    const { issuedAt: _issued, ...snapshot } = invoice;
+    await h.publish(CustomerInvoiceUpdatedV2, {
+      ...snapshot,
+      status: 'paid',
+      paidAt,
+      updatedAt: paidAt,
+      changedFields: ['status', 'paidAt'],
+    });
+    await waitFor(async () => (await get(booking.jobId)).body.status === 'paid', { timeoutMs: 10_000 });
+    expect((await get(booking.jobId)).body).toMatchObject({ paidAt, paymentStatus: 'paid' });
+  });
+
+  it("a prepaid booking's invoice, paid at booking, does not move the job; completing the work closes it as paid", async () => {
+    const bookedAt = new Date(Date.now() - 3_600_000).toISOString();
+    const booking = await h.createJob({
+      serviceType: 'new-tyres',
+      tyreQuantity: 2,
+      customerValue: '417.80',
+      paymentMethod: 'prepaid',
+      paymentStatus: 'paid',
+      stripePaymentIntentId: 'test_pi_prepaid_1',
+    });
+    const id = booking.jobId;
+    await h.publish(
+      CustomerInvoiceIssuedV2,
+      v2Invoice(booking, {
+        status: 'paid',
+        paidAt: bookedAt,
+        updatedAt: bookedAt,
+        issuedAt: bookedAt,
+        paymentIntentId: 'test_pi_prepaid_1',
+        subtotalAmount: '386.27',
+        gstAmount: '38.63',
+        totalAmount: '424.90',
+      }),
+    );
+    await waitFor(async () => (await get(id)).body.hasCustomerInvoice === true, { timeoutMs: 10_000 });
+    // The work has not been done: the job stays new, not invoiced or paid.
+    expect((await get(id)).body).toMatchObject({ status: 'new', invoicedAt: null, paidAt: null });
+    expect((await setStatus(id, { status: 'in-progress' })).body.status).toBe('in-progress');
+    expect((await get(id)).body.status).toBe('in-progress');
+
+    // Complete Work: the invoice already paid takes effect now; no second invoice is needed.
+    const done = await setStatus(id, { status: 'completed' });
+    expect(done.status).toBe(200);
+    const job = (await get(id)).body;
+    expect(job).toMatchObject({ status: 'paid', paymentStatus: 'paid' });
+    expect(Date.parse(job.invoicedAt)).toBe(Date.parse(job.completedAt) + 1);
+    expect(Date.parse(job.paidAt)).toBe(Date.parse(job.completedAt) + 2);
+    const changes = await statusChanges(id);
+    expect(changes.map((c) => `${c.from}→${c.to}`)).toEqual([
+      'new→in-progress',
+      'in-progress→completed',
+      'completed→invoiced',
+      'invoiced→paid',
+    ]);
+    expect(changes.every((c) => c.changedBy === ADMIN.id)).toBe(true);
+  });
+
+  it('an invoice generated before the work was done makes the job invoiced when it is completed', async () => {
+    const booking = await h.createJob();
+    await h.publish(CustomerInvoiceIssuedV2, v2Invoice(booking, { status: 'draft' }));
+    await waitFor(async () => (await get(booking.jobId)).body.hasCustomerInvoice === true, {
+      timeoutMs: 10_000,
+    });
+    await setStatus(booking.jobId, { status: 'in-progress' });
+    expect((await get(booking.jobId)).body.status).toBe('in-progress');
+    await setStatus(booking.jobId, { status: 'completed' });
+    expect((await get(booking.jobId)).body.status).toBe('invoiced');
+    // A cancelled invoice does not count.
+    const other = await h.createJob();
+    await h.publish(CustomerInvoiceIssuedV2, v2Invoice(other, { status: 'cancelled' }));
+    await waitFor(async () => (await get(other.jobId)).body.hasCustomerInvoice === true, {
+      timeoutMs: 10_000,
+    });
+    await setStatus(other.jobId, { status: 'in-progress' });
+    await setStatus(other.jobId, { status: 'completed' });
+    expect((await get(other.jobId)).body.status).toBe('completed');
+  });
+
+  it('a paid invoice that arrives after the job was completed closes it, its steps after the completion', async () => {
+    const booking = await h.createJob({ paymentMethod: 'prepaid', paymentStatus: 'paid' });
+    await setStatus(booking.jobId, { status: 'in-progress' });
+    await setStatus(booking.jobId, { status: 'completed' });
+    const completedAt = (await get(booking.jobId)).body.completedAt as string;
+    const paidAt = new Date(Date.parse(completedAt) - 3_600_000).toISOString();
+    await h.publish(
+      CustomerInvoiceIssuedV2,
+      v2Invoice(booking, { status: 'paid', paidAt, updatedAt: paidAt, issuedAt: paidAt }),
+    );
+    await waitFor(async () => (await get(booking.jobId)).body.status === 'paid', { timeoutMs: 10_000 });
+    const job = (await get(booking.jobId)).body;
+    expect(Date.parse(job.invoicedAt)).toBe(Date.parse(completedAt) + 1);
+    expect(Date.parse(job.paidAt)).toBe(Date.parse(completedAt) + 2);
+    expect((await statusChanges(booking.jobId)).slice(-2)).toMatchObject([
+      { from: 'completed', to: 'invoiced', changedBy: null },
+      { from: 'invoiced', to: 'paid', changedBy: null },
+    ]);
   });
 
   it('keeps the purchase cost from purchase invoices', async () => {
@@ -386,7 +546,7 @@ describe('jobs: from booking to paid', () => {
   });
 
   it('the stored list documents and counts match the jobs (the triggers covered every change above)', async () => {
-    expect(await h.runtime.service.jobs.staleDocuments()).toBe(0);
-    expect(await h.runtime.service.jobs.wrongCounts()).toBe(0);
+    expect(await h.runtime.repositories.jobs.staleDocuments()).toBe(0);
+    expect(await h.runtime.repositories.jobs.wrongCounts()).toBe(0);
   });
 });

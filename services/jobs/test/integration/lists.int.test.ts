@@ -197,7 +197,7 @@ describe('jobs: lists, filters, pagination and line items', () => {
   });
 
   it('the stored list documents and counts match the jobs (the triggers covered every change above)', async () => {
-    expect(await h.runtime.service.jobs.staleDocuments()).toBe(0);
-    expect(await h.runtime.service.jobs.wrongCounts()).toBe(0);
+    expect(await h.runtime.repositories.jobs.staleDocuments()).toBe(0);
+    expect(await h.runtime.repositories.jobs.wrongCounts()).toBe(0);
   });
 });

@@ -236,7 +236,7 @@ describe('jobs: technician scoping', () => {
   });
 
   it('the stored list documents and counts match the jobs (the triggers covered every change above)', async () => {
-    expect(await h.runtime.service.jobs.staleDocuments()).toBe(0);
-    expect(await h.runtime.service.jobs.wrongCounts()).toBe(0);
+    expect(await h.runtime.repositories.jobs.staleDocuments()).toBe(0);
+    expect(await h.runtime.repositories.jobs.wrongCounts()).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CustomerInvoiceDeleted, CustomerInvoiceIssued } from '@tyres/events';
+import { CustomerInvoiceDeleted, CustomerInvoiceIssuedV1 } from '@tyres/events';
 import { sleep, waitFor } from '@tyres/testkit';
 import { BOOKING_UNAVAILABLE, SAVE_FAILED_AFTER_BOOKING } from '../../src/domain/messages';
 import { ADMIN, nextFreeSlot, perthDatePlus, startHarness, type Harness } from './helpers';
@@ -345,7 +345,7 @@ describe('jobs: slots, deletes and assignment', () => {
         paidAt: null,
         updatedAt: now,
       };
-      await h.publish(CustomerInvoiceIssued, { ...snapshot, issuedAt: now });
+      await h.publish(CustomerInvoiceIssuedV1, { ...snapshot, issuedAt: now });
       await waitFor(async () => (await get(job.jobId)).body.hasCustomerInvoice, { timeoutMs: 10_000 });
       const res = await h.http.delete(`/api/dashboard/jobs/${job.jobId}`).set('x-identity-token', admin);
       expect(res.status).toBe(409);
@@ -461,7 +461,7 @@ describe('jobs: slots, deletes and assignment', () => {
   });
 
   it('the stored list documents and counts match the jobs (the triggers covered every change above)', async () => {
-    expect(await h.runtime.service.jobs.staleDocuments()).toBe(0);
-    expect(await h.runtime.service.jobs.wrongCounts()).toBe(0);
+    expect(await h.runtime.repositories.jobs.staleDocuments()).toBe(0);
+    expect(await h.runtime.repositories.jobs.wrongCounts()).toBe(0);
   });
 });

@@ -14,6 +14,8 @@ export interface NewDelivery {
   html?: string | null;
   replyTo?: string | null;
   jobId?: string | null;
+  /** The staff member who asked for the message; told how its delivery ended. */
+  requestedBy?: string | null;
   maxAttempts: number;
   sourceEventId?: string | null;
   correlationId?: string | null;
@@ -54,6 +56,7 @@ export class DeliveryRepository {
           html: input.html ?? null,
           replyTo: input.replyTo ?? null,
           jobId: input.jobId ?? null,
+          requestedBy: input.requestedBy ?? null,
           maxAttempts: input.maxAttempts,
           sourceEventId: input.sourceEventId ?? null,
           correlationId: input.correlationId ?? null,

@@ -25,7 +25,8 @@ describe('bookingConfirmationEmail', () => {
     expect(email.text).toContain('Time slot: 8-10 AM');
     expect(email.text).toContain('Address: 12 Beaufort Street, Mount Lawley 6050');
     expect(email.text).toContain('Vehicle: 2019 Toyota Corolla (1ABC234)');
-    expect(email.text).toContain('Amount: $705.80 (inc. GST), payable on site');
+    // Prices include GST: its GST is the total ÷ 11 ($705.80 / 11 = 64.1636… → $64.16), as on the quote.
+    expect(email.text).toContain('Amount: $705.80 (inc. GST $64.16), payable on site');
   });
 
   it("states the cancellation terms with this booking's deadlines in Perth time", () => {
@@ -53,8 +54,26 @@ describe('bookingConfirmationEmail', () => {
       bookingCreated({ paymentMethod: 'prepaid', paymentStatus: 'paid', customerValue: '675.80' }),
       business,
     );
-    expect(paid.text).toContain('Amount: $675.80 (inc. GST), paid online');
+    // What the card was charged, as on the paid invoice: $675.80 + 1.7% ($11.4886 → $11.49) = $687.29, whose GST
+    // is $687.29 / 11 = 62.4809… → $62.48.
+    expect(paid.text).toContain(
+      'Amount: $675.80 + card surcharge 1.7% $11.49 = $687.29, paid online (inc. GST $62.48)',
+    );
     expect(paid.text).toContain('Prepaid bookings are non-refundable once the work is completed.');
+  });
+
+  it('states a prepaid booking not yet paid, and large amounts, with their GST', () => {
+    const pending = bookingConfirmationEmail(
+      bookingCreated({ paymentMethod: 'prepaid', paymentStatus: 'pending', customerValue: '1099.76' }),
+      business,
+    );
+    expect(pending.text).toContain('Amount: $1,099.76 (inc. GST $99.98), prepaid online');
+    expect(pending.html).toContain('$1,099.76 (inc. GST $99.98), prepaid online');
+    const puncture = bookingConfirmationEmail(
+      bookingCreated({ serviceType: 'puncture-repair', customerValue: '129.80', tyreSize: null }),
+      business,
+    );
+    expect(puncture.text).toContain('Amount: $129.80 (inc. GST $11.80), payable on site');
   });
 
   it('shows battery service as quoted on site', () => {

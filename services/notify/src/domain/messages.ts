@@ -3,6 +3,7 @@
  * wording. Pure functions, unit-tested; the workers only send what these return.
  */
 import type { BookingCreatedV1Data, ServiceType } from '@tyres/events';
+import { CARD_SURCHARGE_LABEL, formatAud, gstInInclusive, toCents, withCardSurcharge } from '@tyres/kernel';
 import { formatEta, formatLongDate, formatShortDateTime, slotStartsAt } from './perth-time';
 
 export const SERVICE_LABEL: Record<ServiceType, string> = {
@@ -34,10 +35,24 @@ export function cancellationDeadlines(scheduledDate: string, timeSlot: BookingCr
   };
 }
 
+/**
+ * The booking's price as the customer was quoted it: GST-inclusive, with its GST (total ÷ 11, half-up; issue 12).
+ * A booking paid online was charged the price plus the 1.7% card surcharge: the email states that total and its GST,
+ * the figures of the paid invoice billing issues for it (kernel withCardSurcharge, the rule billing charges by).
+ */
 function amountLine(b: BookingCreatedV1Data): string {
   if (b.serviceType === 'battery-service' && b.customerValue === '0.00') return 'Quote on site';
-  const amount = `$${b.customerValue} (inc. GST)`;
-  if (b.paymentStatus === 'paid') return `${amount}, paid online`;
+  const price = toCents(b.customerValue);
+  const incGst = (cents: bigint) => `(inc. GST ${formatAud(gstInInclusive(cents))})`;
+  if (b.paymentStatus === 'paid' && b.paymentMethod === 'prepaid') {
+    const card = withCardSurcharge(price);
+    return (
+      `${formatAud(price)} + card surcharge ${CARD_SURCHARGE_LABEL} ${formatAud(card.surcharge)} = ` +
+      `${formatAud(card.total)}, paid online ${incGst(card.total)}`
+    );
+  }
+  const amount = `${formatAud(price)} ${incGst(price)}`;
+  if (b.paymentStatus === 'paid') return `${amount}, paid`;
   if (b.paymentMethod === 'prepaid') return `${amount}, prepaid online`;
   return `${amount}, payable on site (Cash on Delivery; card, EFTPOS and PayID also accepted)`;
 }

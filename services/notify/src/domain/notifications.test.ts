@@ -5,6 +5,7 @@ import {
   matchesSuburb,
   MAX_SUBSCRIBED_SUBURBS,
   parseClientMessage,
+  smsDeliveryNotice,
   suburbFilter,
 } from './notifications';
 
@@ -142,5 +143,69 @@ describe('who gets what', () => {
   it('an old JobAssigned without service and suburb gives only the notice', () => {
     const { serviceType: _s, suburb: _b, ...old } = jobAssigned();
     expect(deliveriesForAssignment(old).map((d) => d.message.type)).toEqual(['job_assigned']);
+  });
+});
+
+describe('smsDeliveryNotice (the SMS outcome for the staff member who asked)', () => {
+  const tech = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+  const job = '0b5d7f3c-5d2a-4a8e-9a57-2b6a3c1d9e10';
+  const sms = { channel: 'sms', requestedBy: tech, jobId: job, purpose: 'technician-en-route' };
+
+  it('"sent" only when a real provider accepted it', () => {
+    expect(smsDeliveryNotice(sms, { outcome: 'sent', transport: 'twilio' })).toEqual({
+      to: 'user',
+      userId: tech,
+      message: {
+        type: 'sms_delivery',
+        data: { jobId: job, purpose: 'technician-en-route', status: 'sent', message: 'SMS sent' },
+      },
+    });
+  });
+
+  it('"recorded" when no provider is configured (the local transport delivers to nobody)', () => {
+    expect(smsDeliveryNotice(sms, { outcome: 'sent', transport: 'local' })?.message).toEqual({
+      type: 'sms_delivery',
+      data: {
+        jobId: job,
+        purpose: 'technician-en-route',
+        status: 'recorded',
+        message: 'SMS recorded (no provider configured)',
+      },
+    });
+  });
+
+  it('"failed" with the reason, shortened', () => {
+    const failed = smsDeliveryNotice(sms, {
+      outcome: 'failed',
+      error: ' Phone number is a landline; SMS needs a mobile number ',
+    });
+    expect(failed?.message).toEqual({
+      type: 'sms_delivery',
+      data: {
+        jobId: job,
+        purpose: 'technician-en-route',
+        status: 'failed',
+        message: 'SMS not sent: Phone number is a landline; SMS needs a mobile number',
+      },
+    });
+    const long = smsDeliveryNotice(sms, { outcome: 'failed', error: 'x'.repeat(2000) });
+    expect(long?.message.data).toMatchObject({ message: `SMS not sent: ${'x'.repeat(300)}` });
+    const blank = smsDeliveryNotice(sms, { outcome: 'failed', error: '' });
+    expect(blank?.message.data).toMatchObject({ status: 'failed', message: 'SMS not sent' });
+  });
+
+  it('nobody is told about an SMS nobody asked for in person, or about an email', () => {
+    expect(
+      smsDeliveryNotice({ ...sms, requestedBy: null }, { outcome: 'sent', transport: 'twilio' }),
+    ).toBeUndefined();
+    expect(
+      smsDeliveryNotice({ ...sms, channel: 'email' }, { outcome: 'sent', transport: 'smtp' }),
+    ).toBeUndefined();
+  });
+
+  it('keeps a message with no job', () => {
+    expect(
+      smsDeliveryNotice({ ...sms, jobId: null }, { outcome: 'sent', transport: 'twilio' })?.message.data,
+    ).toMatchObject({ jobId: null, status: 'sent' });
   });
 });

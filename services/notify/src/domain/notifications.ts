@@ -7,6 +7,8 @@
  *   { type: 'new_booking',    data: { id, jobNumber, serviceType, suburb, timeSlot, createdAt } }
  *   { type: 'job_assigned',   data: { jobId, jobNumber, scheduledDate, timeSlot, serviceType?, suburb?, assignedAt } }
  *   { type: 'job_unassigned', data: { jobId, jobNumber, assignedAt } }
+ *   { type: 'sms_delivery',   data: { jobId, purpose, status: 'sent'|'recorded'|'failed', message } }
+ *                                                                                  to the user who asked for the SMS
  *   { type: 'subscribed',     data: { suburbs } }                                  answer to subscribe_suburbs
  *   { type: 'pong',           data: { ts } }                                       answer to ping
  *   { type: 'error',          data: { code, message } }                            bad client message
@@ -37,8 +39,22 @@ export interface JobAssignedNotice {
   assignedAt: string;
 }
 
+/**
+ * How an SMS someone asked for ended. 'sent': a real provider (Twilio) accepted it; 'recorded': no provider is
+ * configured, the local transport only recorded it in the delivery log (nobody received it); 'failed': notify gave
+ * up (a permanent error, or the attempts ran out).
+ */
+export interface SmsDeliveryData {
+  jobId: string | null;
+  purpose: string;
+  status: 'sent' | 'recorded' | 'failed';
+  /** What the dashboard shows. */
+  message: string;
+}
+
 export type ServerMessage =
   | { type: 'connected'; data: { userId: string; role: UserRole; heartbeatMs: number } }
+  | { type: 'sms_delivery'; data: SmsDeliveryData }
   | { type: 'new_booking'; data: NewBookingData }
   | { type: 'job_assigned'; data: JobAssignedNotice }
   | { type: 'job_unassigned'; data: { jobId: string; jobNumber: string; assignedAt: string } }
@@ -221,4 +237,43 @@ export function deliveriesForAssignment(a: JobAssignedV1Data): Delivery[] {
     });
   }
   return out;
+}
+
+/** How a delivery ended, as the worker saw it: handed to a transport (which one), or given up. */
+export type DeliveryOutcome = { outcome: 'sent'; transport: string } | { outcome: 'failed'; error: string };
+
+export const SMS_DELIVERY_MESSAGES = {
+  sent: 'SMS sent',
+  recorded: 'SMS recorded (no provider configured)',
+  failed: 'SMS not sent',
+} as const;
+
+/** The longest failure reason passed on to a dashboard (the delivery log keeps the whole error). */
+const MAX_REASON = 300;
+
+/**
+ * The sms_delivery message for the staff member who asked for an SMS, once its delivery has ended; nothing for an
+ * email, or for an SMS nobody asked for in person (no requestedBy). Only that user is told: a technician sees only
+ * their own jobs, so other staff never get another user's SMS outcome.
+ */
+export function smsDeliveryNotice(
+  delivery: { channel: string; requestedBy: string | null; jobId: string | null; purpose: string },
+  result: DeliveryOutcome,
+): Delivery | undefined {
+  if (delivery.channel !== 'sms' || !delivery.requestedBy) return undefined;
+  let data: SmsDeliveryData;
+  const base = { jobId: delivery.jobId, purpose: delivery.purpose };
+  if (result.outcome === 'failed') {
+    const reason = result.error.trim().slice(0, MAX_REASON);
+    data = {
+      ...base,
+      status: 'failed',
+      message: reason ? `${SMS_DELIVERY_MESSAGES.failed}: ${reason}` : SMS_DELIVERY_MESSAGES.failed,
+    };
+  } else {
+    // 'sent' only when a real provider accepted it: the local transport delivers to nobody.
+    const status = result.transport === 'local' ? 'recorded' : 'sent';
+    data = { ...base, status, message: SMS_DELIVERY_MESSAGES[status] };
+  }
+  return { to: 'user', userId: delivery.requestedBy, message: { type: 'sms_delivery', data } };
 }

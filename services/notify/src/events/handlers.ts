@@ -42,6 +42,7 @@ export function onSmsRequested(deps: HandlerDeps): EventHandler<EventOf<typeof S
       recipient: event.data.to,
       body: event.data.body,
       jobId: event.data.jobId,
+      requestedBy: event.data.requestedBy ?? null,
       maxAttempts: deps.smsAttempts,
       sourceEventId: event.id,
       correlationId: event.correlationId,

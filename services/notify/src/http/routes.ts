@@ -55,6 +55,7 @@ function summary(d: Delivery) {
     nextAttemptAt: d.nextAttemptAt,
     providerMessageId: d.providerMessageId,
     jobId: d.jobId,
+    requestedBy: d.requestedBy,
     requestedAt: d.requestedAt,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,

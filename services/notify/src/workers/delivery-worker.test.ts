@@ -19,6 +19,7 @@ function delivery(overrides: Partial<Delivery> = {}): Delivery {
     html: null,
     replyTo: null,
     jobId: null,
+    requestedBy: null,
     status: 'queued',
     transport: null,
     attempts: 0,
@@ -203,6 +204,69 @@ describe('deliveryProcessor', () => {
       deliveryProcessor({ ...base, deliveries: repo, sender: smsSender(t) })(job(0)),
     ).rejects.toBeInstanceOf(UnrecoverableError);
     expect(calls.map((c) => c.op)).toEqual(['start', 'failed']);
+  });
+
+  it('reports the end of a delivery once: sent (with the transport) or given up, never a retry or a duplicate', async () => {
+    const finished: unknown[] = [];
+    const onFinished = (d: Delivery, result: unknown) => finished.push([d.id, result]);
+    const ok = transport(async () => ({ providerMessageId: 'SM1' }));
+    await deliveryProcessor({
+      ...base,
+      deliveries: fakeRepo(delivery()).repo,
+      sender: smsSender(ok),
+      onFinished,
+    })(job(0));
+    expect(finished).toEqual([['d1', { outcome: 'sent', transport: 'twilio' }]]);
+
+    finished.length = 0;
+    const local = { ...ok, name: 'local' as const };
+    await deliveryProcessor({
+      ...base,
+      deliveries: fakeRepo(delivery()).repo,
+      sender: smsSender(local),
+      onFinished,
+    })(job(0));
+    expect(finished).toEqual([['d1', { outcome: 'sent', transport: 'local' }]]);
+
+    finished.length = 0;
+    const down = transport(async () => {
+      throw Object.assign(new Error('Service unavailable'), { status: 503 });
+    });
+    const attempt = (made: number) =>
+      deliveryProcessor({
+        ...base,
+        deliveries: fakeRepo(delivery({ attempts: made })).repo,
+        sender: smsSender(down),
+        onFinished,
+      })(job(made, 3));
+    await expect(attempt(0)).rejects.toThrow();
+    expect(finished).toEqual([]); // a retry is coming
+    await expect(attempt(2)).rejects.toThrow(); // the last of 3
+    expect(finished).toEqual([['d1', { outcome: 'failed', error: 'Service unavailable (HTTP 503)' }]]);
+
+    finished.length = 0;
+    await deliveryProcessor({
+      ...base,
+      deliveries: fakeRepo(delivery({ status: 'sent' })).repo,
+      sender: smsSender(ok),
+      onFinished,
+    })(job(0));
+    expect(finished).toEqual([]); // already reported when it was sent
+  });
+
+  it('reports an invalid number as given up with the reason', async () => {
+    const finished: unknown[] = [];
+    const t = transport(async () => ({ providerMessageId: 'SM1' }));
+    const run = deliveryProcessor({
+      ...base,
+      deliveries: fakeRepo(delivery({ recipient: '(08) 9123 4567' })).repo,
+      sender: smsSender(t),
+      onFinished: (_d, result) => finished.push(result),
+    })(job(0));
+    await expect(run).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(finished).toEqual([
+      { outcome: 'failed', error: expect.stringContaining('SMS needs a mobile number') },
+    ]);
   });
 
   it('times out a hung provider call as a transient failure', async () => {

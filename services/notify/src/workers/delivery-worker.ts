@@ -9,6 +9,7 @@ import {
   PermanentDeliveryError,
   type FailureKind,
 } from '../domain/delivery-errors';
+import type { DeliveryOutcome } from '../domain/notifications';
 import { InvalidPhoneNumberError, maskPhone, normalizeAuMobile } from '../domain/phone';
 import type { DeliveryJobData } from './queues';
 import type { EmailTransport, SentMessage, SmsTransport } from './transports';
@@ -108,6 +109,11 @@ export interface ProcessorDeps {
   leaseMs?: number;
   /** Test hook / metrics: called after each attempt. */
   onAttempt?: (outcome: 'sent' | 'retry' | 'failed' | 'skipped' | 'deferred', delivery: Delivery) => void;
+  /**
+   * Called once when a message's delivery has ended: handed to the transport, or given up (permanent error or
+   * attempts exhausted). Not for retries, deferrals or a duplicate of a message already sent. Must not throw.
+   */
+  onFinished?: (delivery: Delivery, result: DeliveryOutcome) => void;
 }
 
 /**
@@ -198,6 +204,7 @@ export function deliveryProcessor(deps: ProcessorDeps) {
           sender.transport === 'local' ? 'recorded by the local transport (not delivered)' : 'sent',
         );
         deps.onAttempt?.('sent', delivery);
+        deps.onFinished?.(delivery, { outcome: 'sent', transport: sender.transport });
         return { providerMessageId: sent.providerMessageId };
       } catch (err) {
         const durationMs = Date.now() - started;
@@ -217,6 +224,7 @@ export function deliveryProcessor(deps: ProcessorDeps) {
             kind === 'permanent' ? 'failed permanently; not retrying' : 'failed; attempts exhausted',
           );
           deps.onAttempt?.('failed', delivery);
+          deps.onFinished?.(delivery, { outcome: 'failed', error: message });
         } else {
           const delay = Math.round(deps.backoffMs * 2 ** job.attemptsMade);
           await deliveries.markRetrying(delivery.id, attempt, {

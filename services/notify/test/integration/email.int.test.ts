@@ -149,7 +149,7 @@ it('emails the booking confirmation to the customer through SMTP', async () => {
   expect(text).toContain('Date: Tuesday 24 November 2026');
   expect(text).toContain('Time slot: 12-2 PM');
   expect(text).toContain('Address: 7 Ocean Drive, Mandurah 6210');
-  expect(text).toContain('Amount: $129.80 (inc. GST), payable on site');
+  expect(text).toContain('Amount: $129.80 (inc. GST $11.80), payable on site');
   expect(text).toContain(
     'Cancel 24 hours or more before your booking (before Mon 23 Nov, 12:00 pm): full refund.',
   );

@@ -142,8 +142,9 @@ export async function startNotifyInstance(
   // Ready = database, Redis, the durable consumer and the live feed are up (their bindings exist).
   await waitFor(
     async () => {
+      // Fully ready: broker connected and the live feed bound, not just serving (degraded readiness is 200 too).
       const res = await fetch(`${url}/readyz`).catch(() => undefined);
-      return res?.ok;
+      return res?.ok && ((await res.json()) as { status?: string }).status === 'ready';
     },
     { timeoutMs: 20_000, intervalMs: 100 },
   );

@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { retryOnConnectionLoss } from '@tyres/service-kit';
 import { PrismaClient, type Prisma } from './generated/client';
 
 export const DB_SCHEMA = 'reporting';
@@ -12,8 +13,9 @@ const pools = new WeakMap<Db, pg.Pool>();
 export function createDb(databaseUrl: string, poolSize = 10): Db {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   const db = new PrismaClient({
-    // disposeExternalPool: $disconnect ends the pool, as it would end a pool the adapter made itself.
-    adapter: new PrismaPg(pool, { schema: DB_SCHEMA, disposeExternalPool: true }),
+    // disposeExternalPool: $disconnect ends the pool, as it would end a pool the adapter made itself. A statement
+    // whose pooled connection died (Postgres restarted) is run once more on a fresh one.
+    adapter: retryOnConnectionLoss(new PrismaPg(pool, { schema: DB_SCHEMA, disposeExternalPool: true })),
   });
   pools.set(db, pool);
   return db;

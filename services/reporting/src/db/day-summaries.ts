@@ -21,8 +21,7 @@
  * - a handler marking a claimed day waits for the refresher's commit, then finds the row deleted and inserts it
  *   again: the day is refreshed again with the handler's change.
  */
-import type { Db, Tx } from './client';
-import { lockForHandler } from './locks';
+import type { Tx } from './client';
 
 /** customer: customer invoices. cost: purchase invoices and business expenses. */
 export type DayKind = 'customer' | 'cost';
@@ -150,32 +149,34 @@ const REFRESH_ALL: Record<DayKind, string> = {
   cost: costSql(ALL_DAYS),
 };
 
+export interface DirtyDay {
+  kind: DayKind;
+  day: string;
+}
+
 /**
- * Claims up to `limit` dirty days, recomputes their summaries and clears them, in one transaction (holding the
- * shared rebuild lock, like a handler). Returns how many days were refreshed.
+ * Claims up to `limit` dirty days (row locks until the transaction ends), skipping days a handler is marking right
+ * now (they are claimed next time).
  */
-export async function refreshDirtyDays(db: Db, limit = 200): Promise<number> {
-  return db.$transaction(
-    async (tx) => {
-      await lockForHandler(tx);
-      const claimed = await tx.$queryRawUnsafe<{ kind: DayKind; day: string }[]>(
-        `SELECT "kind", "day"::text AS day FROM "reporting"."dirty_days"
-          ORDER BY "kind", "day" LIMIT $1::int FOR UPDATE SKIP LOCKED`,
-        limit,
-      );
-      if (claimed.length === 0) return 0;
-      for (const kind of ['customer', 'cost'] as const) {
-        const days = claimed.filter((c) => c.kind === kind).map((c) => c.day);
-        if (days.length) await tx.$executeRawUnsafe(REFRESH_DAYS[kind], `{${days.join(',')}}`);
-      }
-      await tx.$executeRawUnsafe(
-        `DELETE FROM "reporting"."dirty_days" d USING jsonb_to_recordset($1::jsonb) AS c("kind" text, "day" date)
-          WHERE d."kind" = c."kind" AND d."day" = c."day"`,
-        JSON.stringify(claimed),
-      );
-      return claimed.length;
-    },
-    { maxWait: 10_000, timeout: 60_000 },
+export async function claimDirtyDays(tx: Tx, limit: number): Promise<DirtyDay[]> {
+  return tx.$queryRawUnsafe<DirtyDay[]>(
+    `SELECT "kind", "day"::text AS day FROM "reporting"."dirty_days"
+      ORDER BY "kind", "day" LIMIT $1::int FOR UPDATE SKIP LOCKED`,
+    limit,
+  );
+}
+
+/** Recomputes the summaries of `days` of one kind from the facts. */
+export async function refreshDays(tx: Tx, kind: DayKind, days: string[]): Promise<void> {
+  await tx.$executeRawUnsafe(REFRESH_DAYS[kind], `{${days.join(',')}}`);
+}
+
+/** Clears the dirty marks of the claimed days. */
+export async function clearDirtyDays(tx: Tx, claimed: DirtyDay[]): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `DELETE FROM "reporting"."dirty_days" d USING jsonb_to_recordset($1::jsonb) AS c("kind" text, "day" date)
+      WHERE d."kind" = c."kind" AND d."day" = c."day"`,
+    JSON.stringify(claimed),
   );
 }
 

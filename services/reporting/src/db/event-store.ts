@@ -1,22 +1,9 @@
 /**
- * The event store: every consumed event once, in `reporting.events` (append-only), and the facts of its aggregate
- * refreshed in the same transaction (which also holds the inbox row), with the days they touch marked for the day
- * refresher.
- *
- * Locks (transaction-scoped advisory locks, released at commit/rollback):
- * - the rebuild lock, shared by every handler and taken exclusively by a rebuild, so a rebuild never interleaves
- *   with live folding (handlers wait for it, it waits for running handlers);
- * - one lock per aggregate, so two events of the same invoice or job handled at once (prefetch > 1, several
- *   replicas) never compute its facts from each other's half-committed state.
+ * The event store: every consumed event once, in `reporting.events` (append-only), read back per aggregate (live
+ * handler) or in pages of one aggregate type (rebuild). `seq` is the arrival order, stable across rebuilds.
  */
-import { aggregateOf, type ConsumedEvent, type StoredEvent } from '../domain/aggregates';
 import type { SqlExecutor } from '@tyres/events';
-import { DB_SCHEMA } from './client';
-import { REBUILD_LOCK } from './locks';
-import { reproject, storedEvent } from './projections';
-
-/** The rebuild lock (shared) and the aggregate's lock, in one round trip. */
-const LOCK_SQL = `SELECT pg_advisory_xact_lock_shared($1::int, $2::int), pg_advisory_xact_lock(hashtextextended($3, 0))`;
+import type { AggregateRef, AggregateType, ConsumedEvent, StoredEvent } from '../domain/aggregates';
 
 /**
  * Inserts the event (unless its id is already stored) and returns the aggregate's events: the ones stored before
@@ -32,20 +19,15 @@ const STORE_AND_LOAD_SQL = `WITH inserted AS (
   UNION ALL
   SELECT "seq", "envelope"::text, false FROM "reporting"."events" WHERE "aggregate_type" = $3 AND "aggregate_id" = $4::uuid`;
 
-export type RecordOutcome = 'stored' | 'already-stored';
-
 /**
- * Stores the event (once: `event_id` is unique) and recomputes its aggregate's facts from all of the aggregate's
- * stored events. Runs inside the inbox transaction.
+ * Stores the event (once: `event_id` is unique) and returns all of its aggregate's stored events in arrival order,
+ * the new one included; undefined when the event was already stored.
  */
-export async function recordEvent(tx: SqlExecutor, event: ConsumedEvent): Promise<RecordOutcome> {
-  const ref = aggregateOf(event);
-  await tx.$executeRawUnsafe(
-    LOCK_SQL,
-    REBUILD_LOCK[0],
-    REBUILD_LOCK[1],
-    `${DB_SCHEMA}:${ref.type}:${ref.id}`,
-  );
+export async function storeEvent(
+  tx: SqlExecutor,
+  event: ConsumedEvent,
+  ref: AggregateRef,
+): Promise<StoredEvent[] | undefined> {
   const rows = await tx.$queryRawUnsafe<{ seq: bigint; envelope: string | null; inserted: boolean }[]>(
     STORE_AND_LOAD_SQL,
     event.id,
@@ -55,12 +37,44 @@ export async function recordEvent(tx: SqlExecutor, event: ConsumedEvent): Promis
     event.occurredAt,
     JSON.stringify(event),
   );
-  const mine = rows.find((r) => r.inserted);
-  // Already in the store (the inbox row was purged, or it came in under another handler name): its effect exists.
-  if (!mine) return 'already-stored';
-  const events: StoredEvent[] = rows
+  if (!rows.some((r) => r.inserted)) return undefined;
+  return rows
     .map((r) => (r.inserted ? { seq: BigInt(r.seq), event } : storedEvent(BigInt(r.seq), r.envelope)))
     .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
-  await reproject(tx, ref, events);
-  return 'stored';
+}
+
+const PAGE_SQL = `SELECT "aggregate_id"::text AS id, "seq", "envelope"::text AS envelope
+    FROM "reporting"."events"
+   WHERE "aggregate_type" = $1 AND ("aggregate_id", "seq") > ($2::uuid, $3::bigint)
+   ORDER BY "aggregate_id", "seq"
+   LIMIT $4::int`;
+
+/** Where a page of stored events starts: after this aggregate and seq. */
+export interface EventCursor {
+  id: string;
+  seq: bigint;
+}
+
+export const BEFORE_ALL_EVENTS: EventCursor = { id: '00000000-0000-0000-0000-000000000000', seq: 0n };
+
+/** Up to `limit` stored events of one aggregate type after the cursor, in (aggregate, seq) order. */
+export async function eventPage(
+  tx: SqlExecutor,
+  type: AggregateType,
+  after: EventCursor,
+  limit: number,
+): Promise<{ id: string; stored: StoredEvent }[]> {
+  const rows = await tx.$queryRawUnsafe<{ id: string; seq: bigint; envelope: string }[]>(
+    PAGE_SQL,
+    type,
+    after.id,
+    after.seq,
+    limit,
+  );
+  return rows.map((row) => ({ id: row.id, stored: storedEvent(BigInt(row.seq), row.envelope) }));
+}
+
+/** An envelope read back from `events.envelope` (as text): it was validated by its contract before it was stored. */
+export function storedEvent(seq: bigint, envelope: string | unknown): StoredEvent {
+  return { seq, event: (typeof envelope === 'string' ? JSON.parse(envelope) : envelope) as ConsumedEvent };
 }

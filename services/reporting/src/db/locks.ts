@@ -1,4 +1,6 @@
 import type { SqlExecutor } from '@tyres/events';
+import type { AggregateRef } from '../domain/aggregates';
+import { DB_SCHEMA } from './client';
 
 /**
  * The rebuild lock: a transaction-scoped advisory lock in the two-key space (never overlaps the one-key space used
@@ -20,5 +22,22 @@ export async function lockForRebuild(tx: SqlExecutor): Promise<void> {
     'SELECT pg_advisory_xact_lock($1::int, $2::int)',
     REBUILD_LOCK[0],
     REBUILD_LOCK[1],
+  );
+}
+
+/** The rebuild lock (shared) and the aggregate's lock, in one round trip. */
+const LOCK_AGGREGATE_SQL = `SELECT pg_advisory_xact_lock_shared($1::int, $2::int), pg_advisory_xact_lock(hashtextextended($3, 0))`;
+
+/**
+ * What an event handler holds: the rebuild lock shared, and its aggregate's lock, so two events of the same invoice
+ * or job handled at once (prefetch > 1, several replicas) never compute its facts from each other's half-committed
+ * state.
+ */
+export async function lockForAggregate(tx: SqlExecutor, ref: AggregateRef): Promise<void> {
+  await tx.$executeRawUnsafe(
+    LOCK_AGGREGATE_SQL,
+    REBUILD_LOCK[0],
+    REBUILD_LOCK[1],
+    `${DB_SCHEMA}:${ref.type}:${ref.id}`,
   );
 }

@@ -6,24 +6,19 @@
  * round trip) per aggregate on the live path, one statement per few thousand rows on the rebuild path. Values are
  * JSON strings Postgres casts to the column types (money "12.34" → numeric, "2026-07-01" → date, ISO → timestamptz).
  */
-import type { AggregateRef, AggregateType, ConsumedEvent, StoredEvent } from '../domain/aggregates';
-import {
-  affectedDays,
-  reduceCustomerInvoice,
-  reduceExpense,
-  reduceJob,
-  reducePurchaseInvoice,
-  type CustomerInvoiceFact,
-  type ExpenseFact,
-  type JobRevenueFact,
-  type PurchaseInvoiceFact,
+import type { AggregateType } from '../domain/aggregates';
+import type {
+  AggregateFacts,
+  CustomerInvoiceFact,
+  ExpenseFact,
+  JobRevenueFact,
+  PurchaseInvoiceFact,
 } from '../domain/facts';
-import { formatMoney } from '../domain/money';
+import type { IsoDate } from '../domain/period';
+import { formatMoney } from '@tyres/kernel';
 import type { SqlExecutor } from '@tyres/events';
+import type { Db } from './client';
 import { markDaysSql, SUMMARY_TABLES, type DayKind } from './day-summaries';
-
-/** The aggregate types that have a projection (payments are stored for later use, not projected). */
-export const PROJECTED: readonly AggregateType[] = ['customer-invoice', 'purchase-invoice', 'expense', 'job'];
 
 type Row = Record<string, string | boolean | null>;
 
@@ -110,6 +105,7 @@ const JOBS: FactTable = {
     'service_type',
     'status',
     'customer_value',
+    'value_ex_gst',
     'completed_at',
     'recognised',
     'revenue_date',
@@ -220,6 +216,7 @@ export function jobRow(f: JobRevenueFact): Row {
     service_type: f.serviceType,
     status: f.status,
     customer_value: money(f.customerValue),
+    value_ex_gst: money(f.valueExGst),
     completed_at: f.completedAt,
     recognised: f.recognised,
     revenue_date: f.revenueDate,
@@ -269,42 +266,41 @@ const PURCHASE_SQL = markingDays('cost', `fact AS (${upsertSql(PURCHASES, '$1')}
 const EXPENSE_SQL = markingDays('cost', `fact AS (${upsertSql(EXPENSES, '$1')} RETURNING 1)`);
 const JOB_SQL = upsertSql(JOBS, '$1');
 
-/** Replaces one aggregate's facts with what its stored events say now, and marks the days they touch dirty. */
-export async function reproject(tx: SqlExecutor, ref: AggregateRef, events: StoredEvent[]): Promise<void> {
-  if (ref.type === 'payment') return;
-  if (ref.type === 'job') {
-    const f = reduceJob(events);
-    if (f) await tx.$executeRawUnsafe(JOB_SQL, JSON.stringify(jobRow(f)));
-    else await tx.$executeRawUnsafe(DELETE_SQL.job, ref.id);
-    return;
+/**
+ * Writes one aggregate's fact (insert or replace) and marks `days` (the days its events touched, sorted) dirty;
+ * jobs have no day summaries.
+ */
+export async function writeFacts(tx: SqlExecutor, facts: AggregateFacts, days: IsoDate[]): Promise<void> {
+  switch (facts.type) {
+    case 'customer-invoice':
+      await tx.$executeRawUnsafe(
+        CUSTOMER_INVOICE_SQL,
+        JSON.stringify(customerInvoiceRow(facts.fact)),
+        JSON.stringify(days),
+        JSON.stringify(revenueRows(facts.fact)),
+      );
+      return;
+    case 'purchase-invoice':
+      await tx.$executeRawUnsafe(PURCHASE_SQL, JSON.stringify(purchaseRow(facts.fact)), JSON.stringify(days));
+      return;
+    case 'expense':
+      await tx.$executeRawUnsafe(EXPENSE_SQL, JSON.stringify(expenseRow(facts.fact)), JSON.stringify(days));
+      return;
+    case 'job':
+      await tx.$executeRawUnsafe(JOB_SQL, JSON.stringify(jobRow(facts.fact)));
+      return;
   }
-  const days = JSON.stringify(affectedDays(events));
-  switch (ref.type) {
-    case 'customer-invoice': {
-      const f = reduceCustomerInvoice(events);
-      if (f)
-        await tx.$executeRawUnsafe(
-          CUSTOMER_INVOICE_SQL,
-          JSON.stringify(customerInvoiceRow(f)),
-          days,
-          JSON.stringify(revenueRows(f)),
-        );
-      else await tx.$executeRawUnsafe(DELETE_SQL[ref.type], ref.id, days);
-      break;
-    }
-    case 'purchase-invoice': {
-      const f = reducePurchaseInvoice(events);
-      if (f) await tx.$executeRawUnsafe(PURCHASE_SQL, JSON.stringify(purchaseRow(f)), days);
-      else await tx.$executeRawUnsafe(DELETE_SQL[ref.type], ref.id, days);
-      break;
-    }
-    case 'expense': {
-      const f = reduceExpense(events);
-      if (f) await tx.$executeRawUnsafe(EXPENSE_SQL, JSON.stringify(expenseRow(f)), days);
-      else await tx.$executeRawUnsafe(DELETE_SQL[ref.type], ref.id, days);
-      break;
-    }
-  }
+}
+
+/** Deletes one aggregate's fact (it has none any more) and marks `days` dirty; jobs have no day summaries. */
+export async function deleteFacts(
+  tx: SqlExecutor,
+  type: Exclude<AggregateType, 'payment'>,
+  id: string,
+  days: IsoDate[],
+): Promise<void> {
+  if (type === 'job') await tx.$executeRawUnsafe(DELETE_SQL.job, id);
+  else await tx.$executeRawUnsafe(DELETE_SQL[type], id, JSON.stringify(days));
 }
 
 // --- rebuild path: many aggregates ---------------------------------------------------------------------------------
@@ -319,33 +315,21 @@ export class FactBatch {
     this.rows.set(t, list);
   }
 
-  /** Folds one aggregate's events into the batch (nothing when the aggregate has no fact: deleted, or incomplete). */
-  add(type: AggregateType, events: StoredEvent[]): void {
-    switch (type) {
-      case 'customer-invoice': {
-        const f = reduceCustomerInvoice(events);
-        if (f) {
-          this.push(CUSTOMER_INVOICES, customerInvoiceRow(f));
-          this.push(REVENUE_LINES, ...revenueRows(f));
-        }
+  /** Adds one aggregate's fact to the batch. */
+  add(facts: AggregateFacts): void {
+    switch (facts.type) {
+      case 'customer-invoice':
+        this.push(CUSTOMER_INVOICES, customerInvoiceRow(facts.fact));
+        this.push(REVENUE_LINES, ...revenueRows(facts.fact));
         return;
-      }
-      case 'purchase-invoice': {
-        const f = reducePurchaseInvoice(events);
-        if (f) this.push(PURCHASES, purchaseRow(f));
+      case 'purchase-invoice':
+        this.push(PURCHASES, purchaseRow(facts.fact));
         return;
-      }
-      case 'expense': {
-        const f = reduceExpense(events);
-        if (f) this.push(EXPENSES, expenseRow(f));
+      case 'expense':
+        this.push(EXPENSES, expenseRow(facts.fact));
         return;
-      }
-      case 'job': {
-        const f = reduceJob(events);
-        if (f) this.push(JOBS, jobRow(f));
-        return;
-      }
-      case 'payment':
+      case 'job':
+        this.push(JOBS, jobRow(facts.fact));
         return;
     }
   }
@@ -368,7 +352,20 @@ export class FactBatch {
   }
 }
 
-/** An envelope read back from `events.envelope` (as text): it was validated by its contract before it was stored. */
-export function storedEvent(seq: bigint, envelope: string | unknown): StoredEvent {
-  return { seq, event: (typeof envelope === 'string' ? JSON.parse(envelope) : envelope) as ConsumedEvent };
+/**
+ * Deletes every projection row (rebuild, inside its transaction). DELETE, not TRUNCATE: TRUNCATE's exclusive lock
+ * would block every report read until the rebuild commits, while a DELETE lets readers keep reading the old rows
+ * (MVCC) in the meantime.
+ */
+export async function clearProjections(tx: SqlExecutor): Promise<void> {
+  for (const table of FACT_TABLES) await tx.$executeRawUnsafe(`DELETE FROM "reporting"."${table}"`);
+}
+
+/**
+ * Refreshes the planner's statistics and the visibility map (index-only scans) of every projection table, after a
+ * rebuild rewrote every row, rather than whenever autovacuum gets to it. Outside any transaction (VACUUM cannot run
+ * in one).
+ */
+export async function vacuumProjections(db: Db): Promise<void> {
+  await db.$executeRawUnsafe(`VACUUM (ANALYZE) ${FACT_TABLES.map((t) => `"reporting"."${t}"`).join(', ')}`);
 }

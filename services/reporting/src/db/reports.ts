@@ -5,13 +5,10 @@
  */
 import { Prisma } from './generated/client';
 import { poolOf, type Db } from './client';
-import { GstBlockCache, type GstBlockKind } from './gst-block-cache';
-import { addDays, type IsoDate } from '../domain/dates';
 import type { PayableSource } from '../domain/facts';
 import { parseNumeric } from '../domain/money';
-import { sqlBounds, type Period } from '../domain/period';
+import { sqlBounds, type IsoDate, type Period } from '../domain/period';
 import {
-  UPCOMING_DAYS,
   UPCOMING_LIMIT,
   type CategoryAmount,
   type PayableGroupSums,
@@ -20,13 +17,23 @@ import {
   type UpcomingItem,
 } from '../domain/reports';
 
-export interface GstData {
-  collected: bigint;
-  paid: bigint;
-  /** The GST report's rows per day (pre-rendered JSON, comma-joined, in report order), in date order, as UTF-8. */
-  customerBlocks: Buffer[];
-  purchaseBlocks: Buffer[];
+export type GstBlockKind = 'customer' | 'purchase';
+
+/** A GST day block as the caller holds it (kind, day and the revision of its content). */
+export interface GstBlockRef {
+  kind: GstBlockKind;
+  day: IsoDate;
+  revision: string;
 }
+
+/** A GST day block of the period: its GST and revision, and its rows (null when the caller holds this revision). */
+export type GstBlockRow = [
+  kind: GstBlockKind,
+  day: IsoDate,
+  gst: string,
+  revision: string,
+  rows: string | null,
+];
 
 /** Blocks of the period in (kind, day) order; the content only where the caller does not hold that revision. */
 const GST_SQL = `SELECT b."kind", b."day"::text, b."gst_amount"::text, b."revision"::text,
@@ -38,44 +45,26 @@ const GST_SQL = `SELECT b."kind", b."day"::text, b."gst_amount"::text, b."revisi
    ORDER BY b."kind", b."day"`;
 
 /**
- * The GST report's figures and lists from the day blocks: at most one row per day and kind, in date order (the
- * rows inside each block are already in report order). One statement (one snapshot). Blocks whose current revision
- * the cache holds come from the cache; the others are read (through the driver directly, see poolOf) and cached.
+ * The GST day blocks of the period, at most one row per day and kind, in (kind, day) order (the rows inside each
+ * block are already in report order). One statement (one snapshot), read through the driver directly (see poolOf):
+ * over a whole history the rows run to tens of megabytes.
  */
-export async function gstData(db: Db, period: Period, cache: GstBlockCache): Promise<GstData> {
+export async function gstBlocks(db: Db, period: Period, held: Iterable<GstBlockRef>): Promise<GstBlockRow[]> {
   const { start, end } = sqlBounds(period);
-  const held = cache.inPeriod(period);
   const kinds: string[] = [];
   const days: string[] = [];
   const revisions: string[] = [];
-  for (const b of held.values()) {
+  for (const b of held) {
     kinds.push(b.kind);
     days.push(b.day);
     revisions.push(b.revision);
   }
-  const result = await poolOf(db).query<[GstBlockKind, IsoDate, string, string, string | null]>({
+  const result = await poolOf(db).query<GstBlockRow>({
     text: GST_SQL,
     values: [start, end, kinds, days, revisions],
     rowMode: 'array',
   });
-  const data: GstData = { collected: 0n, paid: 0n, customerBlocks: [], purchaseBlocks: [] };
-  for (const [kind, day, gst, revision, rows] of result.rows) {
-    let block = rows === null ? held.get(GstBlockCache.key(kind, day)) : undefined;
-    if (block) cache.touch(block);
-    else {
-      if (rows === null) throw new Error(`GST block ${kind} ${day} neither held nor read`);
-      block = { kind, day, revision, body: Buffer.from(rows) };
-      cache.put(block);
-    }
-    if (kind === 'customer') {
-      data.collected += parseNumeric(gst);
-      data.customerBlocks.push(block.body);
-    } else {
-      data.paid += parseNumeric(gst);
-      data.purchaseBlocks.push(block.body);
-    }
-  }
-  return data;
+  return result.rows;
 }
 
 interface GroupJson {
@@ -97,11 +86,15 @@ interface UpcomingJson {
 
 /**
  * Purchase invoices and business expenses dated in the period: totals and groups from the day summaries (one
- * pass, grouping sets); overdue and upcoming from the unpaid items themselves (a partial index, few rows).
+ * pass, grouping sets); overdue (due before `today`) and upcoming (due by `horizon`, the first UPCOMING_LIMIT) from
+ * the unpaid items themselves (a partial index, few rows).
  */
-export async function payablesData(db: Db, period: Period, today: IsoDate): Promise<PayablesInput> {
+export async function payablesData(
+  db: Db,
+  period: Period,
+  { today, horizon }: { today: IsoDate; horizon: IsoDate },
+): Promise<PayablesInput> {
   const { start, end } = sqlBounds(period);
-  const horizon = addDays(today, UPCOMING_DAYS);
   const [row] = await db.$queryRaw<{ groups: string; overdue: string; upcoming: string }[]>(Prisma.sql`
     WITH groups AS (
       SELECT "supplier_name", "category",
@@ -172,7 +165,7 @@ export async function plData(db: Db, period: Period): Promise<PlInput> {
          SELECT "category" AS category, SUM("amount") AS amount FROM "reporting"."revenue_daily"
           WHERE "day" BETWEEN ${start}::date AND ${end}::date GROUP BY "category") r)::text AS invoice_revenue,
       (SELECT COALESCE(json_agg(json_build_object('category', category, 'amount', amount::text)), '[]'::json) FROM (
-         SELECT j."service_type" AS category, SUM(j."customer_value") AS amount FROM "reporting"."job_revenue_facts" j
+         SELECT j."service_type" AS category, SUM(j."value_ex_gst") AS amount FROM "reporting"."job_revenue_facts" j
           WHERE j."recognised" AND j."revenue_date" BETWEEN ${start}::date AND ${end}::date
             AND NOT EXISTS (SELECT 1 FROM "reporting"."customer_invoice_facts" c WHERE c."job_id" = j."job_id" AND c."issued")
           GROUP BY j."service_type") j)::text AS job_revenue,

@@ -3,7 +3,9 @@ import type {
   BookingCreatedV1,
   CustomerInvoiceDeletedV1,
   CustomerInvoiceIssuedV1,
+  CustomerInvoiceIssuedV2,
   CustomerInvoiceUpdatedV1,
+  CustomerInvoiceUpdatedV2,
   ExpenseDeletedV1,
   ExpenseRecordedV1,
   ExpenseUpdatedV1,
@@ -17,10 +19,15 @@ import type {
   PurchaseInvoiceUpdatedV1,
 } from '@tyres/events';
 
-/** Every event reporting consumes (and stores). */
+/**
+ * Every event reporting consumes (and stores). Customer invoices in both versions: billing emits v2 (amount type,
+ * GST-free lines, surcharge), and v1 events stay in the store (rebuild) and in queues.
+ */
 export type ConsumedEvent =
   | EventOf<typeof CustomerInvoiceIssuedV1>
   | EventOf<typeof CustomerInvoiceUpdatedV1>
+  | EventOf<typeof CustomerInvoiceIssuedV2>
+  | EventOf<typeof CustomerInvoiceUpdatedV2>
   | EventOf<typeof CustomerInvoiceDeletedV1>
   | EventOf<typeof PurchaseInvoiceRecordedV1>
   | EventOf<typeof PurchaseInvoiceUpdatedV1>
@@ -55,6 +62,8 @@ export function aggregateOf(event: ConsumedEvent): AggregateRef {
   switch (event.type) {
     case 'customer-invoice.issued.v1':
     case 'customer-invoice.updated.v1':
+    case 'customer-invoice.issued.v2':
+    case 'customer-invoice.updated.v2':
     case 'customer-invoice.deleted.v1':
       return { type: 'customer-invoice', id: event.data.invoiceId };
     case 'purchase-invoice.recorded.v1':

@@ -1,9 +1,12 @@
+import fc from 'fast-check';
+import { formatMoney, toCents } from '@tyres/kernel';
 import * as fx from '../../test/fixtures/events';
 import type { ConsumedEvent, StoredEvent } from './aggregates';
 import { aggregateOf } from './aggregates';
 import {
   affectedDays,
   isIssued,
+  projectAggregate,
   reduceCustomerInvoice,
   reduceExpense,
   reduceJob,
@@ -60,12 +63,12 @@ describe('customer invoice facts', () => {
   });
 
   it('puts what the items do not explain under "uncategorised", so lines add up to the subtotal', () => {
-    expect(revenueLines(25000n, [{ category: 'tyre', totalPrice: '200.00' }])).toEqual([
+    expect(revenueLines(25000n, [{ category: 'tyre', totalPrice: '200.00' }], 'exclusive')).toEqual([
       { category: 'tyre', amount: 20000n },
       { category: 'uncategorised', amount: 5000n },
     ]);
-    expect(revenueLines(10000n, [])).toEqual([{ category: 'uncategorised', amount: 10000n }]);
-    expect(revenueLines(0n, [{ category: 'note', totalPrice: '0.00' }])).toEqual([]);
+    expect(revenueLines(10000n, [], 'exclusive')).toEqual([{ category: 'uncategorised', amount: 10000n }]);
+    expect(revenueLines(0n, [{ category: 'note', totalPrice: '0.00' }], 'exclusive')).toEqual([]);
   });
 
   it('counts sent, paid and overdue invoices as issued; draft and cancelled ones not', () => {
@@ -122,6 +125,136 @@ describe('customer invoice facts', () => {
   });
 });
 
+describe('customer invoice facts, v2 (amount type, GST-free lines, surcharge)', () => {
+  it('reports a prepaid tax-inclusive invoice ex GST, the card surcharge as its own income stream', () => {
+    // A puncture repair booked at 129.80 and paid by card: 1.7% surcharge 2.21 (2.2066), charged 132.01.
+    const j = fx.job({ customerValue: '129.80' });
+    const s = fx.prepaidInvoice(j, 'pi_test_1', { invoiceNumber: 'INV-0100' });
+    const fact = reduceCustomerInvoice(stored(fx.invoiceIssuedV2(s)));
+    expect(fact).toMatchObject({
+      status: 'paid',
+      issued: true,
+      totalAmount: 13201n, // what the card was charged
+      gstAmount: 1200n, // 132.01 ÷ 11 = 12.0009…
+      subtotal: 12001n, // income: total − GST
+    });
+    expect(fact?.revenueLines).toEqual([
+      { category: 'labour', amount: 11800n }, // 129.80 − 11.80
+      { category: 'surcharge', amount: 201n }, // 2.21 − 0.20
+    ]);
+    expect(JSON.parse(fact?.gstRow ?? '')).toMatchObject({
+      subtotal: '120.01',
+      gstAmount: '12.00',
+      totalAmount: '132.01',
+    });
+  });
+
+  it('splits an inclusive invoice by category to the cent: GST-free lines keep their amount, the rounding cent goes to the largest category', () => {
+    const s = fx.invoiceV2({
+      amountType: 'inclusive',
+      items: [
+        { category: 'tyre', quantity: 1, unitPrice: '100.05' },
+        { category: 'labour', quantity: 1, unitPrice: '100.05' },
+        { category: 'callout', quantity: 1, unitPrice: '100.05' },
+        { category: 'labour', quantity: 1, unitPrice: '50.00', gstFree: true },
+      ],
+    });
+    const fact = reduceCustomerInvoice(stored(fx.invoiceIssuedV2(s)));
+    // Taxable 300.15: GST 27.29 (27.286…); each category's share 9.10 (9.095…) adds up to 27.30, one cent too many.
+    expect(fact).toMatchObject({ totalAmount: 35015n, gstAmount: 2729n, subtotal: 32286n });
+    expect(fact?.revenueLines).toEqual([
+      { category: 'callout', amount: 9095n },
+      { category: 'labour', amount: 14095n }, // 100.05 − 9.10 + 50.00 GST-free
+      { category: 'tyre', amount: 9096n }, // the first of the largest taxable categories takes the cent back
+    ]);
+  });
+
+  it('adds GST on top of a tax-exclusive invoice, none on its GST-free lines', () => {
+    const s = fx.invoiceV2({
+      amountType: 'exclusive',
+      items: [
+        { category: 'tyre', quantity: 2, unitPrice: '100.00' },
+        { category: 'labour', quantity: 1, unitPrice: '33.33', gstFree: true },
+      ],
+    });
+    const fact = reduceCustomerInvoice(stored(fx.invoiceIssuedV2(s)));
+    expect(fact).toMatchObject({ subtotal: 23333n, gstAmount: 2000n, totalAmount: 25333n });
+    expect(fact?.revenueLines).toEqual([
+      { category: 'labour', amount: 3333n },
+      { category: 'tyre', amount: 20000n },
+    ]);
+  });
+
+  it('reads v1 and v2 snapshots of one invoice as one history: the newest wins whatever its version', () => {
+    const v1 = fx.invoice({
+      status: 'sent',
+      items: [{ category: 'tyre', quantity: 1, unitPrice: '200.00' }],
+    }); // tax exclusive: 200.00 + 20.00
+    const v2 = fx.invoiceV2({
+      ...v1,
+      amountType: 'exclusive',
+      status: 'paid',
+      items: [{ category: 'tyre', quantity: 1, unitPrice: '200.00' }],
+      updatedAt: fx.tick(),
+    });
+    const events = [fx.invoiceIssued(v1), fx.invoiceUpdatedV2(v2)];
+    for (const order of permutations(events))
+      expect(reduceCustomerInvoice(stored(...order))).toMatchObject({
+        status: 'paid',
+        subtotal: 20000n,
+        gstAmount: 2000n,
+        totalAmount: 22000n,
+        sourceEventId: events[1]?.id,
+      });
+    // An older v2 snapshot does not replace a newer v1 one.
+    const olderV2 = { ...v2, updatedAt: '2020-01-01T00:00:00.000Z', status: 'cancelled' as const };
+    expect(reduceCustomerInvoice(stored(fx.invoiceIssued(v1), fx.invoiceUpdatedV2(olderV2)))?.status).toBe(
+      'sent',
+    );
+    // A delete is final for v2 snapshots too.
+    expect(reduceCustomerInvoice(stored(fx.invoiceUpdatedV2(v2), fx.invoiceDeleted(v1)))).toBeNull();
+  });
+
+  it('files v2 events under their invoice and dates', () => {
+    const s = fx.invoiceV2({ invoiceDate: '2026-08-01' });
+    const moved = { ...s, invoiceDate: '2026-07-31', updatedAt: fx.tick() };
+    expect(aggregateOf(fx.invoiceIssuedV2(s))).toEqual({ type: 'customer-invoice', id: s.invoiceId });
+    expect(aggregateOf(fx.invoiceUpdatedV2(moved))).toEqual({ type: 'customer-invoice', id: s.invoiceId });
+    expect(affectedDays(stored(fx.invoiceIssuedV2(s), fx.invoiceUpdatedV2(moved)))).toEqual([
+      '2026-07-31',
+      '2026-08-01',
+    ]);
+  });
+
+  it('for any generated invoice: categories add up to the ex-GST subtotal, and subtotal + GST = total', () => {
+    const line = fc.record({
+      category: fc.constantFrom('callout', 'tyre', 'labour', 'battery', 'note', 'surcharge' as const),
+      quantity: fc.integer({ min: 0, max: 5 }),
+      unitPrice: fc.integer({ min: 0, max: 250_000 }).map((c) => formatMoney(BigInt(c))),
+      gstFree: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 8 }),
+        fc.constantFrom('inclusive' as const, 'exclusive' as const),
+        (items, amountType) => {
+          const fact = reduceCustomerInvoice(stored(fx.invoiceIssuedV2(fx.invoiceV2({ items, amountType }))));
+          expect(fact).not.toBeNull();
+          const lines = fact?.revenueLines ?? [];
+          expect(lines.reduce((t, l) => t + l.amount, 0n)).toBe(fact?.subtotal);
+          expect(lines.map((l) => l.category)).not.toContain('uncategorised');
+          expect((fact?.subtotal ?? 0n) + (fact?.gstAmount ?? 0n)).toBe(fact?.totalAmount);
+          const taxable = items
+            .filter((i) => !i.gstFree)
+            .reduce((t, i) => t + BigInt(i.quantity) * toCents(i.unitPrice), 0n);
+          if (taxable === 0n) expect(fact?.gstAmount).toBe(0n);
+        },
+      ),
+      { seed: 12, numRuns: 300 },
+    );
+  });
+});
+
 describe('purchase invoice and expense facts', () => {
   it('takes GST as total / 11 from the snapshot, newest snapshot wins', () => {
     const p = fx.purchase({ totalAmount: '1234.56', isPaid: false });
@@ -166,6 +299,8 @@ describe('job revenue facts', () => {
       recognised: true,
       revenueDate: '2026-07-01',
       customerValue: 12980n,
+      // The quoted price includes GST: 129.80 − 129.80 ÷ 11 (11.80) = 118.00 is revenue.
+      valueExGst: 11800n,
     });
   });
 
@@ -234,6 +369,17 @@ describe('job revenue facts', () => {
     });
   });
 
+  it('counts the ex-GST part of the job value as revenue (value − value ÷ 11, half-up)', () => {
+    const valueExGst = (customerValue: string) =>
+      reduceJob(stored(...fx.completedJobEvents(fx.job({ customerValue }), '2026-07-02T02:00:00.000Z')))
+        ?.valueExGst;
+    expect(valueExGst('100.00')).toBe(9091n); // GST 9.09 (9.0909…)
+    expect(valueExGst('89.80')).toBe(8164n); // GST 8.16 (8.1636…)
+    expect(valueExGst('0.06')).toBe(5n); // GST 0.01 (0.545… cents, half-up)
+    expect(valueExGst('0.05')).toBe(5n); // GST 0.00 (0.4545… cents)
+    expect(valueExGst('0.00')).toBe(0n);
+  });
+
   it('has no fact until something says what the job is worth', () => {
     expect(reduceJob(stored(fx.jobRescheduled(fx.job())))).toBeNull();
   });
@@ -260,5 +406,26 @@ describe('affected days', () => {
     const e = fx.expense({ expenseDate: '2026-08-01' });
     expect(affectedDays(stored(fx.expenseRecorded(e), fx.expenseDeleted(e)))).toEqual(['2026-08-01']);
     expect(affectedDays(stored(...fx.completedJobEvents(fx.job(), '2026-07-01T00:00:00Z')))).toEqual([]);
+  });
+});
+
+describe("an aggregate's fact, by type", () => {
+  it('is the reducer of its type, tagged; none for payments or a deleted record', () => {
+    const s = fx.invoice();
+    const issued = stored(fx.invoiceIssued(s));
+    expect(projectAggregate('customer-invoice', issued)).toEqual({
+      type: 'customer-invoice',
+      fact: reduceCustomerInvoice(issued),
+    });
+    const p = fx.purchase();
+    expect(projectAggregate('purchase-invoice', stored(fx.purchaseRecorded(p)))?.type).toBe(
+      'purchase-invoice',
+    );
+    expect(
+      projectAggregate('purchase-invoice', stored(fx.purchaseRecorded(p), fx.purchaseDeleted(p))),
+    ).toBeNull();
+    const j = fx.job();
+    expect(projectAggregate('job', stored(...fx.completedJobEvents(j, fx.tick())))?.type).toBe('job');
+    expect(projectAggregate('payment', stored(fx.paymentSucceeded(j, 'pi_1')))).toBeNull();
   });
 });

@@ -10,9 +10,17 @@
  *   a fixed rank per type, then arrival order).
  */
 import type { CustomerInvoiceStatus, JobStatus } from '@tyres/events';
-import type { ConsumedEvent, StoredEvent } from './aggregates';
-import { perthDate, type IsoDate } from './dates';
-import { formatMoney, parseMoney, type Cents } from './money';
+import {
+  exGstByCategory,
+  formatMoney,
+  gstInInclusive,
+  toCents,
+  type AmountType,
+  perthDate,
+  type Cents,
+} from '@tyres/kernel';
+import type { AggregateType, ConsumedEvent, StoredEvent } from './aggregates';
+import type { IsoDate } from './period';
 
 type Stored<T extends ConsumedEvent['type']> = StoredEvent<Extract<ConsumedEvent, { type: T }>>;
 
@@ -71,19 +79,31 @@ export interface CustomerInvoiceFact {
   revenueLines: RevenueLine[];
 }
 
-/** Groups item totals by category; the part of the subtotal the items do not explain is "uncategorised". */
-export function revenueLines(
-  subtotal: Cents,
-  items: { category: string; totalPrice: string }[],
-): RevenueLine[] {
-  const byCategory = new Map<string, Cents>();
-  let itemsTotal = 0n;
-  for (const item of items) {
-    const amount = parseMoney(item.totalPrice);
-    itemsTotal += amount;
-    byCategory.set(item.category, (byCategory.get(item.category) ?? 0n) + amount);
-  }
-  const rest = subtotal - itemsTotal;
+/** An invoice line as far as revenue is concerned (v1 lines have no `gstFree`: they all carry GST). */
+export interface RevenueItem {
+  category: string;
+  totalPrice: string;
+  gstFree?: boolean;
+}
+
+/**
+ * Ex-GST revenue per line-item category (kernel `exGstByCategory`: a tax-inclusive invoice's lines lose their GST
+ * share, the rounding cent going to the largest taxable category; a tax-exclusive invoice's lines are ex GST as
+ * they stand). What the lines do not explain of the invoice's own ex-GST subtotal (totals typed in by hand) is
+ * "uncategorised", so the categories always add up to the subtotal the invoice states.
+ */
+export function revenueLines(subtotal: Cents, items: RevenueItem[], amountType: AmountType): RevenueLine[] {
+  const byCategory = exGstByCategory(
+    items.map((item) => ({
+      category: item.category,
+      amount: toCents(item.totalPrice),
+      gstFree: item.gstFree ?? false,
+    })),
+    amountType,
+  );
+  let explained = 0n;
+  for (const amount of byCategory.values()) explained += amount;
+  const rest = subtotal - explained;
   if (rest !== 0n) byCategory.set(UNCATEGORISED, (byCategory.get(UNCATEGORISED) ?? 0n) + rest);
   return [...byCategory.entries()]
     .filter(([, amount]) => amount !== 0n)
@@ -91,17 +111,35 @@ export function revenueLines(
     .map(([category, amount]) => ({ category, amount }));
 }
 
+/**
+ * v1 and v2 snapshots of one invoice are one history (billing moved to v2 mid-life of some invoices): the newest
+ * wins whatever its version. A v1 snapshot is a tax-exclusive invoice without GST-free lines. Either way the
+ * snapshot's own figures are reported: subtotalAmount is the ex-GST amount, gstAmount the GST, totalAmount what
+ * the customer pays.
+ */
 export function reduceCustomerInvoice(events: StoredEvent[]): CustomerInvoiceFact | null {
   if (events.some(isType('customer-invoice.deleted.v1'))) return null;
   const latest = newest(
-    events.filter(isType('customer-invoice.issued.v1', 'customer-invoice.updated.v1')),
+    events.filter(
+      isType(
+        'customer-invoice.issued.v1',
+        'customer-invoice.updated.v1',
+        'customer-invoice.issued.v2',
+        'customer-invoice.updated.v2',
+      ),
+    ),
     (s) => s.event.data.updatedAt,
   );
   if (!latest) return null;
-  const d = latest.event.data;
-  const subtotal = parseMoney(d.subtotalAmount);
-  const gstAmount = parseMoney(d.gstAmount);
-  const totalAmount = parseMoney(d.totalAmount);
+  const e = latest.event;
+  const d = e.data;
+  const amountType: AmountType =
+    e.type === 'customer-invoice.issued.v2' || e.type === 'customer-invoice.updated.v2'
+      ? e.data.amountType
+      : 'exclusive';
+  const subtotal = toCents(d.subtotalAmount);
+  const gstAmount = toCents(d.gstAmount);
+  const totalAmount = toCents(d.totalAmount);
   return {
     invoiceId: d.invoiceId,
     invoiceNumber: d.invoiceNumber,
@@ -126,7 +164,7 @@ export function reduceCustomerInvoice(events: StoredEvent[]): CustomerInvoiceFac
       issueDate: d.invoiceDate,
       status: d.status,
     }),
-    revenueLines: revenueLines(subtotal, d.items),
+    revenueLines: revenueLines(subtotal, d.items, amountType),
   };
 }
 
@@ -192,9 +230,9 @@ export function reducePurchaseInvoice(events: StoredEvent[]): PurchaseInvoiceFac
     category: d.category,
     invoiceDate: d.invoiceDate,
     dueDate: d.dueDate,
-    subtotal: parseMoney(d.subtotal),
-    gstAmount: parseMoney(d.gstAmount),
-    totalAmount: parseMoney(d.totalAmount),
+    subtotal: toCents(d.subtotal),
+    gstAmount: toCents(d.gstAmount),
+    totalAmount: toCents(d.totalAmount),
     isPaid: d.isPaid,
     paidAt: d.paidAt ? new Date(d.paidAt).toISOString() : null,
     updatedAt: new Date(d.updatedAt).toISOString(),
@@ -231,8 +269,8 @@ export function reduceExpense(events: StoredEvent[]): ExpenseFact | null {
   );
   if (!latest) return null;
   const d = latest.event.data;
-  const amount = parseMoney(d.amount);
-  const gstAmount = parseMoney(d.gstAmount);
+  const amount = toCents(d.amount);
+  const gstAmount = toCents(d.gstAmount);
   const fact = {
     expenseId: d.expenseId,
     expenseDate: d.expenseDate,
@@ -274,8 +312,10 @@ export interface JobRevenueFact {
   jobNumber: string;
   serviceType: string;
   status: JobStatus;
-  /** Ex GST: billing generates the invoice subtotal from it and adds GST on top. */
+  /** The job's price as quoted and booked: GST-inclusive, like every price a customer sees. */
   customerValue: Cents;
+  /** Its ex-GST part, the P&L's revenue: customerValue − customerValue ÷ 11 (kernel, half-up). */
+  valueExGst: Cents;
   completedAt: string | null;
   recognised: boolean;
   revenueDate: IsoDate | null;
@@ -381,15 +421,17 @@ export function reduceJob(events: StoredEvent[]): JobRevenueFact | null {
   if (!jobId || !jobNumber || !serviceType || customerValue === undefined) return null;
   const finalStatus = status ?? 'new';
   const recognised = REVENUE_STATUSES.includes(finalStatus) && completedAt !== undefined;
+  const value = toCents(customerValue);
   return {
     jobId,
     jobNumber,
     serviceType,
     status: finalStatus,
-    customerValue: parseMoney(customerValue),
+    customerValue: value,
+    valueExGst: value - gstInInclusive(value),
     completedAt: completedAt ? new Date(completedAt).toISOString() : null,
     recognised,
-    revenueDate: recognised && completedAt ? perthDate(completedAt) : null,
+    revenueDate: recognised && completedAt ? perthDate(new Date(completedAt)) : null,
     lastEventAt: new Date(lastAt).toISOString(),
   };
 }
@@ -407,6 +449,8 @@ export function affectedDays(events: StoredEvent[]): IsoDate[] {
     switch (e.type) {
       case 'customer-invoice.issued.v1':
       case 'customer-invoice.updated.v1':
+      case 'customer-invoice.issued.v2':
+      case 'customer-invoice.updated.v2':
       case 'purchase-invoice.recorded.v1':
       case 'purchase-invoice.updated.v1':
         days.add(e.data.invoiceDate);
@@ -420,4 +464,45 @@ export function affectedDays(events: StoredEvent[]): IsoDate[] {
     }
   }
   return [...days].sort();
+}
+
+// --- one aggregate's facts -----------------------------------------------------------------------------------------
+
+/** The aggregate types that have a projection (payments are stored for later use, not projected). */
+export const PROJECTED: readonly Exclude<AggregateType, 'payment'>[] = [
+  'customer-invoice',
+  'purchase-invoice',
+  'expense',
+  'job',
+];
+
+/** The fact an aggregate's events amount to, tagged with its type. */
+export type AggregateFacts =
+  | { type: 'customer-invoice'; fact: CustomerInvoiceFact }
+  | { type: 'purchase-invoice'; fact: PurchaseInvoiceFact }
+  | { type: 'expense'; fact: ExpenseFact }
+  | { type: 'job'; fact: JobRevenueFact };
+
+/** The aggregate's fact from its stored events; null when it has none (deleted, incomplete, or a payment). */
+export function projectAggregate(type: AggregateType, events: StoredEvent[]): AggregateFacts | null {
+  switch (type) {
+    case 'customer-invoice': {
+      const fact = reduceCustomerInvoice(events);
+      return fact && { type, fact };
+    }
+    case 'purchase-invoice': {
+      const fact = reducePurchaseInvoice(events);
+      return fact && { type, fact };
+    }
+    case 'expense': {
+      const fact = reduceExpense(events);
+      return fact && { type, fact };
+    }
+    case 'job': {
+      const fact = reduceJob(events);
+      return fact && { type, fact };
+    }
+    case 'payment':
+      return null;
+  }
 }

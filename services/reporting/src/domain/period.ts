@@ -1,4 +1,15 @@
-import type { IsoDate } from './dates';
+import { isCalendarDate } from '@tyres/kernel';
+
+/** A Perth calendar date `YYYY-MM-DD` (the kernel calendar's dates: perthDate, addDays, daysBetween). */
+export type IsoDate = string;
+
+/**
+ * A date a report can be asked about: a real calendar date (the kernel's rule) from year 1 on, since Postgres has no
+ * year 0 and would refuse '0000-01-01' in the query.
+ */
+export function isReportDate(value: unknown): value is IsoDate {
+  return isCalendarDate(value) && value >= '0001-01-01';
+}
 
 /**
  * A report period: inclusive Perth calendar dates, each bound optional (absent = unbounded on that side).

@@ -2,9 +2,10 @@
  * The three reports, assembled from sums the database computed (cents, exact). Formatting, derived figures
  * (net GST, unpaid amounts, profits, margins, shares), ordering and days until due live here, free of I/O.
  */
-import { daysBetween, type IsoDate } from './dates';
+import { daysBetween, formatMoney, type Cents } from '@tyres/kernel';
 import type { PayableSource } from './facts';
-import { formatMoney, percentage, type Cents } from './money';
+import { percentage } from './money';
+import type { IsoDate } from './period';
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byCentsDesc = (a: Cents, b: Cents) => (a > b ? -1 : a < b ? 1 : 0);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isIsoDate, type IsoDate } from '../domain/dates';
-import type { Period } from '../domain/period';
+import { isReportDate, type IsoDate, type Period } from '../domain/period';
 
 /**
  * The query of every report route: `startDate` and `endDate`, inclusive Perth calendar dates `YYYY-MM-DD`, each
@@ -16,7 +15,7 @@ const dateParam = (name: string) =>
     .optional()
     .transform((value, ctx): IsoDate | undefined => {
       if (value === undefined || value === '') return undefined;
-      if (typeof value !== 'string' || !isIsoDate(value)) {
+      if (!isReportDate(value)) {
         ctx.addIssue({ code: 'custom', message: DATE_FORMAT_MESSAGE(name) });
         return z.NEVER;
       }

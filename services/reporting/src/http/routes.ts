@@ -1,19 +1,7 @@
 import { Router, type Express, type Response } from 'express';
 import { parseOr400, requireAdmin } from '@tyres/service-kit';
-import type { Db } from '../db/client';
-import { GstBlockCache } from '../db/gst-block-cache';
-import { gstData, payablesData, plData } from '../db/reports';
-import { perthDate } from '../domain/dates';
+import type { ReportUseCases } from '../app/reports';
 import { periodQuery } from './period-query';
-import { enhancedPl, gstTotals, payablesReport } from '../domain/reports';
-
-export interface ReportRoutesDeps {
-  db: Db;
-  /** "Now" for overdue and days until due (tests pin it). */
-  clock: () => Date;
-  /** Day blocks of the GST report held as bytes (default: a new cache of the default size). */
-  gstCache?: GstBlockCache;
-}
 
 /** Financial data: never cached by a browser or a proxy. */
 function noStore(res: Response): Response {
@@ -47,42 +35,43 @@ function sendJsonPieces(res: Response, pieces: (string | Buffer)[]): void {
  * GET /api/dashboard/reports/{gst,purchases-payables,enhanced-pl}?startDate=YYYY-MM-DD&endDate=YYYY-MM-DD
  * Admin only (the gateway checks it too). Dates are inclusive Perth calendar dates; either may be left out.
  */
-export function reportsRouter({ db, clock, gstCache = new GstBlockCache() }: ReportRoutesDeps): Router {
+export function reportsRouter(reports: ReportUseCases): Router {
   const router = Router();
   router.use(requireAdmin);
 
   router.get('/gst', async (req, res) => {
     const period = parseOr400(periodQuery, req.query);
-    const data = await gstData(db, period, gstCache);
+    const report = await reports.gst(period);
     // Over a whole history the lists run to tens of megabytes. They are stored as pre-rendered JSON (day blocks,
-    // cached as bytes by revision: src/db/gst-block-cache.ts) and written out as they are, block by block, instead
+    // cached as bytes by revision: src/app/gst-block-cache.ts) and written out as they are, block by block, instead
     // of being parsed, serialised and copied again for every request. res.send is not used: it would hash the
     // whole body for an ETag, pointless for an uncacheable answer.
-    const totals = JSON.stringify(gstTotals(data.collected, data.paid)).slice(0, -1);
+    const totals = JSON.stringify(report.totals).slice(0, -1);
     sendJsonPieces(noStore(res), [
       `${totals},"customerInvoices":[`,
-      ...joinedWith(data.customerBlocks, COMMA),
+      ...joinedWith(report.customerBlocks, COMMA),
       '],"purchaseInvoices":[',
-      ...joinedWith(data.purchaseBlocks, COMMA),
+      ...joinedWith(report.purchaseBlocks, COMMA),
       ']}',
     ]);
   });
 
   router.get('/purchases-payables', async (req, res) => {
     const period = parseOr400(periodQuery, req.query);
-    const today = perthDate(clock());
-    noStore(res).json(payablesReport(await payablesData(db, period, today), today));
+    noStore(res).json(await reports.payables(period));
   });
 
   router.get('/enhanced-pl', async (req, res) => {
     const period = parseOr400(periodQuery, req.query);
-    noStore(res).json(enhancedPl(await plData(db, period)));
+    noStore(res).json(await reports.enhancedPl(period));
   });
 
   return router;
 }
 
 /** The reporting service's HTTP routes (mounted behind the gateway; see docs/team-conventions.md). */
-export function mountRoutes(app: Express, deps: ReportRoutesDeps): void {
-  app.use('/api/dashboard/reports', reportsRouter(deps));
+export function mountRoutes(reports: ReportUseCases): (app: Express) => void {
+  return (app) => {
+    app.use('/api/dashboard/reports', reportsRouter(reports));
+  };
 }

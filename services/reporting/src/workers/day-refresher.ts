@@ -1,12 +1,15 @@
 /**
- * The day refresher: the background loop that keeps the day summaries up to date (the SQL, and why the hand-over
- * from the event handlers is race-free, are in src/db/day-summaries.ts). Thin: it only decides when to refresh.
+ * The day refresher: the background loop that keeps the day summaries up to date (the use case is
+ * src/app/day-summaries.ts; the SQL, and why the hand-over from the event handlers is race-free, are in
+ * src/db/day-summaries.ts). Thin: it only decides when to refresh.
  */
 import type { Logger } from '@tyres/service-kit';
+import { refreshDirtyDays } from '../app/day-summaries';
 import type { Db } from '../db/client';
-import { refreshDirtyDays } from '../db/day-summaries';
 
 export interface DayRefresher {
+  /** Starts the loop (once). */
+  start(): void;
   /** Refresh now (after a handler committed) instead of at the next poll. */
   wake(): void;
   /** Stops the loop and waits for the running batch. */
@@ -16,9 +19,9 @@ export interface DayRefresher {
 /**
  * The loop that keeps the day summaries up to date: refreshes dirty days whenever woken, polls every
  * `intervalMs` for days marked by other replicas, and backs off on errors. One per replica (SKIP LOCKED shares the
- * work).
+ * work). Built before the event handlers (they wake it), started with the service.
  */
-export function startDayRefresher(options: {
+export function createDayRefresher(options: {
   db: Db;
   logger: Logger;
   intervalMs?: number;
@@ -40,7 +43,9 @@ export function startDayRefresher(options: {
       sleeper = { timer, resolve };
     });
 
-  const loop = (async () => {
+  let loop: Promise<void> | undefined;
+
+  const run = async () => {
     while (!stopping) {
       woken = false;
       let refreshed = 0;
@@ -56,9 +61,12 @@ export function startDayRefresher(options: {
       if (refreshed === batchSize || woken) continue;
       await sleep(failures ? Math.min(5_000, intervalMs * 2 ** failures) : intervalMs);
     }
-  })();
+  };
 
   return {
+    start() {
+      loop ??= run();
+    },
     wake() {
       woken = true;
       if (sleeper) {

@@ -3,7 +3,7 @@
  * contract (admin only, 400 on bad periods). Each test works in its own month so they do not see each other.
  */
 import { randomUUID } from 'node:crypto';
-import { createEvent, CustomerInvoiceIssued } from '@tyres/events';
+import { createEvent, CustomerInvoiceIssuedV1 } from '@tyres/events';
 import { waitForExpect } from '@tyres/testkit';
 import { signIdentity } from '@tyres/service-kit';
 import * as fx from '../fixtures/events';
@@ -172,11 +172,55 @@ describe('out-of-order and concurrent delivery', () => {
     const paid = fx.statusChanged(j, 'completed', 'paid', '2025-06-11T02:00:00.000Z');
     await r.publish([paid, completed!, started!, booked!, completedStatus!]);
     const pl = await r.get(`/api/dashboard/reports/enhanced-pl${month('2025-06')}`);
+    // 129.80 includes 11.80 GST.
     expect(pl.body.revenue).toEqual({
       customerInvoices: '0.00',
-      jobRevenue: '129.80',
-      totalRevenue: '129.80',
+      jobRevenue: '118.00',
+      totalRevenue: '118.00',
     });
+  });
+});
+
+describe('prepaid bookings (issue 12)', () => {
+  it('counts a prepaid job once: its paid invoice (surcharge included) is the income, not the payment or the job', async () => {
+    // New tyres booked online at 1,254.00 (prepaid price), card surcharge 1.7% = 21.32 (21.318), charged 1,275.32.
+    const j = fx.job({ serviceType: 'new-tyres', customerValue: '1254.00', scheduledDate: '2025-10-14' });
+    const inv = fx.prepaidInvoice(j, 'pi_test_prepaid', {
+      invoiceNumber: 'PRE-1',
+      invoiceDate: '2025-10-10',
+      updatedAt: '2025-10-10T02:00:01.000Z',
+    });
+    await r.publish([
+      fx.paymentSucceeded(j, 'pi_test_prepaid', '2025-10-10T02:00:00.000Z'),
+      fx.bookingCreated(j, '2025-10-10T02:00:00.500Z'),
+      fx.invoiceIssuedV2(inv),
+      ...fx.completedJobEvents(j, '2025-10-14T03:00:00.000Z').slice(1),
+      fx.statusChanged(j, 'completed', 'paid', '2025-10-14T03:05:00.000Z'),
+    ]);
+    const pl = await r.get('/api/dashboard/reports/enhanced-pl?startDate=2025-10-01&endDate=2025-10-31');
+    // Income = the invoice's ex-GST amount: 1275.32 − 115.94 (1275.32 ÷ 11 = 115.938…) = 1159.38.
+    expect(pl.body.revenue).toEqual({
+      customerInvoices: '1159.38',
+      jobRevenue: '0.00',
+      totalRevenue: '1159.38',
+    });
+    expect(pl.body.breakdown.topRevenueStreams).toEqual([
+      { category: 'labour', amount: '1140.00', percentage: '98.33' }, // 1254.00 − 114.00
+      { category: 'surcharge', amount: '19.38', percentage: '1.67' }, // 21.32 − 1.94
+    ]);
+    const gst = await r.get('/api/dashboard/reports/gst?startDate=2025-10-01&endDate=2025-10-31');
+    expect(gst.body).toMatchObject({ gstCollected: '115.94', gstPaid: '0.00', netGST: '115.94' });
+    expect(gst.body.customerInvoices).toEqual([
+      {
+        invoiceNumber: 'PRE-1',
+        customerName: 'Sam Driver',
+        subtotal: '1159.38',
+        gstAmount: '115.94',
+        totalAmount: '1275.32',
+        issueDate: '2025-10-10',
+        status: 'paid',
+      },
+    ]);
   });
 });
 
@@ -220,11 +264,11 @@ describe('deletes', () => {
       'KEEP-1',
     ]);
     pl = await r.get(`/api/dashboard/reports/enhanced-pl${month('2025-07')}`);
-    // Without its invoice, the completed job's value is revenue again (uninvoiced).
+    // Without its invoice, the completed job's value is revenue again (uninvoiced): 300.00 less its GST 27.27.
     expect(pl.body.revenue).toEqual({
       customerInvoices: '20.00',
-      jobRevenue: '300.00',
-      totalRevenue: '320.00',
+      jobRevenue: '272.73',
+      totalRevenue: '292.73',
     });
   });
 
@@ -239,7 +283,7 @@ describe('deletes', () => {
     ]);
     let pl = await r.get(`/api/dashboard/reports/enhanced-pl${month('2025-08')}`);
     expect(pl.body).toMatchObject({
-      revenue: { totalRevenue: '89.80' },
+      revenue: { totalRevenue: '81.64' }, // 89.80 less its GST 8.16
       expenses: { jobCosts: '100.00', businessExpenses: '20.00' },
     });
     await r.publish([fx.purchaseDeleted(p), fx.expenseDeleted(e), fx.jobDeleted(j)]);
@@ -338,7 +382,7 @@ describe('poison messages', () => {
     const dlqBefore = (await r.rabbit.messageCount(dlq)) ?? 0;
 
     const valid = createEvent(
-      CustomerInvoiceIssued,
+      CustomerInvoiceIssuedV1,
       {
         ...fx.invoiceSnapshot(fx.invoice({ invoiceDate: '2025-09-01' })),
         issuedAt: new Date().toISOString(),

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { EventEnvelope } from '@tyres/events';
-import { rebuildProjections } from '../../src/db/rebuild';
+import { rebuildProjections } from '../../src/app/rebuild';
 import * as fx from '../fixtures/events';
 import { settled, startTestReporting, type TestReporting } from './harness';
 
@@ -508,8 +508,10 @@ describe('enhanced P&L', () => {
     expect(res.body).toEqual({
       revenue: {
         customerInvoices: '1335.60', // A 805.80 + B 129.80 + E 250.00 + H 150.00
-        jobRevenue: '469.60', // C 200.00 (draft invoice) + D 89.80 (cancelled invoice) + K 129.80 + Q 50.00 (01:00 1 July Perth)
-        totalRevenue: '1805.20',
+        // Job values include GST; revenue is value − value ÷ 11: C 200.00 → 181.82 (draft invoice), D 89.80 → 81.64
+        // (cancelled invoice), K 129.80 → 118.00, Q 50.00 → 45.45 (01:00 1 July Perth)
+        jobRevenue: '426.91',
+        totalRevenue: '1762.51',
       },
       expenses: {
         jobCosts: '1403.03', // P1 600.00 + P2 500.00 + P3 303.03
@@ -517,21 +519,21 @@ describe('enhanced P&L', () => {
         totalExpenses: '2983.03',
       },
       profit: {
-        grossProfit: '402.17',
-        grossMargin: '22.28', // 402.17 / 1805.20 = 22.278…%
-        netProfit: '-1177.83',
-        netMargin: '-65.25', // −1177.83 / 1805.20 = −65.246…%
+        grossProfit: '359.48',
+        grossMargin: '20.40', // 359.48 / 1762.51 = 20.395…%
+        netProfit: '-1220.52',
+        netMargin: '-69.25', // −1220.52 / 1762.51 = −69.248…%
       },
       breakdown: {
         topRevenueStreams: [
-          { category: 'tyre', amount: '656.00', percentage: '36.34' },
-          { category: 'battery', amount: '250.00', percentage: '13.85' },
-          { category: 'battery-service', amount: '200.00', percentage: '11.08' },
-          { category: 'labour', amount: '200.00', percentage: '11.08' },
-          { category: 'puncture-repair', amount: '179.80', percentage: '9.96' },
-          { category: 'callout', amount: '179.60', percentage: '9.95' },
-          { category: 'emergency-callout', amount: '89.80', percentage: '4.97' },
-          { category: 'uncategorised', amount: '50.00', percentage: '2.77' },
+          { category: 'tyre', amount: '656.00', percentage: '37.22' },
+          { category: 'battery', amount: '250.00', percentage: '14.18' },
+          { category: 'labour', amount: '200.00', percentage: '11.35' },
+          { category: 'battery-service', amount: '181.82', percentage: '10.32' },
+          { category: 'callout', amount: '179.60', percentage: '10.19' },
+          { category: 'puncture-repair', amount: '163.45', percentage: '9.27' },
+          { category: 'emergency-callout', amount: '81.64', percentage: '4.63' },
+          { category: 'uncategorised', amount: '50.00', percentage: '2.84' },
         ],
         topExpenseCategories: [
           { category: 'rent', amount: '1500.00', percentage: '50.28' },
@@ -564,11 +566,12 @@ describe('enhanced P&L', () => {
 
   it('recognises a job in the Perth calendar month it was completed', async () => {
     const october = await r.get('/api/dashboard/reports/enhanced-pl?startDate=2026-10-01&endDate=2026-10-31');
-    // F 300.00 invoiced; jobs N 450.00 and P 500.00 (completed 01:00 on 1 October, Perth) uninvoiced.
+    // F 300.00 invoiced; jobs N 450.00 and P 500.00 (completed 01:00 on 1 October, Perth) uninvoiced, ex GST
+    // 409.09 and 454.55.
     expect(october.body.revenue).toEqual({
       customerInvoices: '300.00',
-      jobRevenue: '950.00',
-      totalRevenue: '1250.00',
+      jobRevenue: '863.64',
+      totalRevenue: '1163.64',
     });
   });
 });
@@ -639,7 +642,7 @@ describe('event store', () => {
           `SELECT * FROM "reporting"."purchase_invoice_facts" ORDER BY "purchase_invoice_id"`,
           `SELECT * FROM "reporting"."expense_facts" ORDER BY "expense_id"`,
           `SELECT * FROM "reporting"."job_revenue_facts" ORDER BY "job_id"`,
-          // Everything but the revision, a cache tag that a rebuild renews (src/db/gst-block-cache.ts).
+          // Everything but the revision, a cache tag that a rebuild renews (src/app/gst-block-cache.ts).
           `SELECT "kind", "day", "gst_amount", "row_count", "rows" FROM "reporting"."gst_day_blocks" ORDER BY "kind", "day"`,
           `SELECT * FROM "reporting"."revenue_daily" ORDER BY "day", "category"`,
           `SELECT * FROM "reporting"."cost_daily" ORDER BY "day", "source", "supplier_name", "category", "is_paid"`,

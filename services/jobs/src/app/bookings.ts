@@ -1,0 +1,101 @@
+import {
+  NonRetryableError,
+  type BookingCreated,
+  type BookingPhotoAdded,
+  type EventOf,
+  type PaymentSucceeded,
+} from '@tyres/events';
+import { weekdayName } from '@tyres/kernel';
+import type { Tx } from '../db/client';
+import type { InvoiceRecords } from '../db/invoice-records';
+import type { JobsRepository } from '../db/jobs-repository';
+
+/**
+ * What booking and payments tell the jobs service: a job is adopted from BookingCreated, and photos and payments are
+ * kept by job id. Each use case runs in the inbox transaction of its event (src/events/handlers.ts). No order between
+ * producers is assumed: a photo, payment or purchase invoice that arrives before its BookingCreated is stored by job
+ * id and shows up once the job exists.
+ */
+export class BookingFacts {
+  constructor(private readonly deps: { jobs: JobsRepository; invoices: InvoiceRecords }) {}
+
+  /** Creates the job with booking's id and number, status new, and booking's payment state. */
+  async bookingCreated(tx: Tx, event: EventOf<typeof BookingCreated>): Promise<void> {
+    const { jobs, invoices } = this.deps;
+    const d = event.data;
+    await jobs.lockJobId(tx, d.jobId);
+    const created = await jobs.insert(tx, {
+      id: d.jobId,
+      jobNumber: d.jobNumber,
+      customerId: d.customerId,
+      vehicleId: d.vehicleId,
+      customerName: d.customer.name,
+      customerEmail: d.customer.email,
+      customerPhone: d.customer.phone,
+      vehicleMake: d.vehicle.make,
+      vehicleModel: d.vehicle.model,
+      vehicleYear: d.vehicle.year,
+      vehicleColor: d.vehicle.color ?? null,
+      vehicleRegistration: d.vehicle.registration,
+      serviceType: d.serviceType,
+      status: 'new',
+      scheduledDate: d.scheduledDate,
+      scheduledDay: weekdayName(d.scheduledDate),
+      timeSlot: d.timeSlot,
+      address: d.address,
+      suburb: d.suburb,
+      postcode: d.postcode,
+      tyreSize: d.tyreSize,
+      tyreQuantity: d.tyreQuantity,
+      tyreBrand: d.tyreBrand,
+      notes: d.notes,
+      customerValue: d.customerValue,
+      paymentMethod: d.paymentMethod,
+      paymentStatus: d.paymentStatus,
+      stripePaymentIntentId: d.stripePaymentIntentId ?? null,
+      channel: d.channel,
+      createdAt: new Date(d.createdAt),
+    });
+    if (!created) {
+      // Same job again (booking re-sent it under a new event id): already adopted, nothing to do.
+      if (await jobs.exists(tx, d.jobId)) return;
+      // Another job holds this number: retrying cannot help; the dead-letter queue makes it visible.
+      throw new NonRetryableError(`Job number ${d.jobNumber} is already used by another job`);
+    }
+    // Purchase invoices and payments that arrived before the booking event.
+    if (await invoices.hasPurchaseInvoices(tx, d.jobId)) await invoices.recomputePurchaseCost(tx, d.jobId);
+    const payment = await jobs.firstPayment(tx, d.jobId);
+    if (payment && d.paymentStatus !== 'paid')
+      await jobs.setPaid(tx, d.jobId, d.stripePaymentIntentId ?? payment.paymentIntentId);
+  }
+
+  /** Photo metadata; the bytes stay with booking. */
+  async photoAdded(tx: Tx, event: EventOf<typeof BookingPhotoAdded>): Promise<void> {
+    const d = event.data;
+    await this.deps.jobs.addPhoto(tx, {
+      id: d.photoId,
+      jobId: d.jobId,
+      type: d.type,
+      filename: d.filename,
+      originalName: d.originalName,
+      mimeType: d.mimeType,
+      size: d.size,
+      uploadedAt: new Date(d.uploadedAt),
+    });
+  }
+
+  /** paymentStatus paid (the job's status is not touched); kept for a job not seen yet. */
+  async paymentSucceeded(tx: Tx, event: EventOf<typeof PaymentSucceeded>): Promise<void> {
+    const d = event.data;
+    if (!d.jobId) return; // a prepaid quote: booking creates the job (BookingCreated, paymentStatus paid)
+    await this.deps.jobs.lockJobId(tx, d.jobId);
+    await this.deps.jobs.addPayment(tx, {
+      paymentId: d.paymentId,
+      jobId: d.jobId,
+      paymentIntentId: d.paymentIntentId,
+      amount: d.amount,
+      succeededAt: new Date(d.succeededAt),
+    });
+    await this.deps.jobs.markPaidByPayment(tx, d.jobId, d.paymentIntentId);
+  }
+}

@@ -1,0 +1,36 @@
+import { createInbox, pgExecutor, type EventHandler, type SqlExecutor } from '@tyres/events';
+import { recordEvent } from '../app/event-store';
+import { DB_SCHEMA, poolOf, type Db } from '../db/client';
+import type { ConsumedEvent } from '../domain/aggregates';
+
+/** Inbox key of the one effect every consumed event has: stored + its aggregate re-projected. Never rename. */
+export const STORE_HANDLER = 'reporting.store';
+
+export interface ReportingHandlers {
+  /** Every consumed event: stored and folded into the projections (src/app/event-store.ts). */
+  store: EventHandler<ConsumedEvent>;
+}
+
+/**
+ * Each event is stored in `reporting.events` and folded into the projections in one transaction with its inbox
+ * row (the day summaries follow through the day refresher, woken by `afterCommit`); a redelivery is acknowledged
+ * and skipped. Messages that fail their contract are dead-lettered by the bus before reaching this code.
+ */
+export function reportingHandlers(deps: { db: Db; afterCommit?: () => void }): ReportingHandlers {
+  // Handler transactions run on the pg driver (the pool under the Prisma client): every statement here is raw SQL,
+  // and going through Prisma's raw-query path cost more CPU than the statements themselves (catch-up was bound by
+  // this process, with Postgres sessions idle in ClientRead).
+  const inbox = createInbox<SqlExecutor>(pgExecutor(poolOf(deps.db)), { schema: DB_SCHEMA });
+  const record = inbox.handler<ConsumedEvent>(STORE_HANDLER, async (tx, event) => {
+    await recordEvent(tx, event);
+  });
+  const afterCommit = deps.afterCommit ?? (() => undefined);
+  return {
+    store: async (event, ctx) => {
+      const outcome = await record(event, ctx);
+      // After the commit: the day refresher picks up the days the event marked dirty at once.
+      afterCommit();
+      return outcome;
+    },
+  };
+}
