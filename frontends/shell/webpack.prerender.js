@@ -2,7 +2,7 @@
 // compiled like the browser bundles (swc, CSS as text) so the HTML matches what the browser hydrates.
 const path = require('node:path');
 const webpack = require('webpack');
-const { PLATFORM_SRC, REFERENCE_DATA_SRC } = require('../platform/webpack/common');
+const { PLATFORM_SRC, REFERENCE_DATA_SRC, KERNEL_SRC } = require('../platform/webpack/common');
 
 const PUBLIC_SRC = path.resolve(__dirname, '../public/src');
 const OUT_DIR = path.resolve(__dirname, 'node_modules/.cache/tyres-prerender');
@@ -24,6 +24,7 @@ module.exports = {
     alias: {
       '@tyres/platform': PLATFORM_SRC,
       '@tyres/reference-data': REFERENCE_DATA_SRC,
+      '@tyres/kernel': KERNEL_SRC,
       // Never called on the server (the public remote is registered directly).
       '@module-federation/enhanced/runtime': false,
     },
@@ -40,7 +41,7 @@ module.exports = {
     rules: [
       {
         test: /\.[cm]?tsx?$/,
-        include: [path.join(__dirname, 'src'), PUBLIC_SRC, PLATFORM_SRC, REFERENCE_DATA_SRC],
+        include: [path.join(__dirname, 'src'), PUBLIC_SRC, PLATFORM_SRC, REFERENCE_DATA_SRC, KERNEL_SRC],
         use: {
           loader: 'swc-loader',
           options: {

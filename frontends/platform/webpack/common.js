@@ -7,6 +7,8 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack'
 const PLATFORM_SRC = path.resolve(__dirname, '../src');
 /** Plain shared data (the landing suburbs), compiled from source like the platform code. */
 const REFERENCE_DATA_SRC = path.resolve(__dirname, '../../../packages/reference-data/src');
+/** The business kernel (money and GST, the slot calendar): pure TypeScript, compiled from source too. */
+const KERNEL_SRC = path.resolve(__dirname, '../../../packages/kernel/src');
 
 /**
  * Singletons every front end shares (architecture 7, conventions "Front ends"). Versions come from
@@ -87,13 +89,17 @@ function createConfig({ dir, mode, federation, publicPath, entry = {}, plugins =
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.mjs'],
-      alias: { '@tyres/platform': PLATFORM_SRC, '@tyres/reference-data': REFERENCE_DATA_SRC },
+      alias: {
+        '@tyres/platform': PLATFORM_SRC,
+        '@tyres/reference-data': REFERENCE_DATA_SRC,
+        '@tyres/kernel': KERNEL_SRC,
+      },
     },
     module: {
       rules: [
         {
           test: /\.[cm]?tsx?$/,
-          include: [path.join(dir, 'src'), PLATFORM_SRC, REFERENCE_DATA_SRC],
+          include: [path.join(dir, 'src'), PLATFORM_SRC, REFERENCE_DATA_SRC, KERNEL_SRC],
           use: {
             loader: 'swc-loader',
             options: {
@@ -133,4 +139,4 @@ function createConfig({ dir, mode, federation, publicPath, entry = {}, plugins =
   };
 }
 
-module.exports = { createConfig, sharedSingletons, PLATFORM_SRC, REFERENCE_DATA_SRC };
+module.exports = { createConfig, sharedSingletons, PLATFORM_SRC, REFERENCE_DATA_SRC, KERNEL_SRC };

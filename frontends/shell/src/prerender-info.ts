@@ -4,8 +4,9 @@ import type { BusinessInfo } from '@tyres/platform';
  * What a prerendered page was rendered with (written by scripts/prerender.mjs into
  * <script type="application/json" id="tyres-prerender">). The shell hydrates only when the page is the one
  * the browser is on and the runtime business details are those the HTML was rendered with; otherwise it
- * renders from scratch, so a deployment whose config.json differs from the build's still shows its own
- * phone number and ABN (crawlers see the build's: prerender with the production config, README).
+ * renders from scratch, so a config.json that differs from the pages still shows its own phone number and
+ * ABN. In the image both come from the same environment at start (docker-entrypoint.d/40-render-site.sh), so
+ * pages hydrate.
  */
 export interface PrerenderInfo {
   path: string;

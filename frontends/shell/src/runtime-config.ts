@@ -2,8 +2,9 @@
  * Runtime configuration of the shell: where the remotes live and which host is the business host.
  *
  * Precedence (later wins): built-in defaults (config.defaults.json) < /config.json next to index.html
- * (the build emits the defaults there; deployments replace the file, e.g. from a ConfigMap)
- * < window.__APP_CONFIG__ (set by an inline script a server may inject into index.html).
+ * (the build emits the defaults there; the image's start step rewrites its siteUrl and business from the
+ * environment, SITE_URL and BUSINESS_*, and a deployment may mount its own file for the rest, e.g. the
+ * business host) < window.__APP_CONFIG__ (set by an inline script a server may inject into index.html).
  */
 import type { BusinessInfo } from '@tyres/platform';
 import defaults from './config.defaults.json';

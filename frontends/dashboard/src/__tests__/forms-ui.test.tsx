@@ -7,7 +7,7 @@ import { LoginPage } from '../pages/LoginPage';
 import { AddUserDialog, TeamTab } from '../tabs/TeamTab';
 import { ExpenseDialog } from '../tabs/ExpensesTab';
 import { PurchaseInvoiceDialog } from '../job-detail/PurchaseInvoiceDialog';
-import { BUSINESS, job, renderWithApp, stubFetch } from '../testing/render';
+import { BUSINESS, job, renderWithApp, stubFetch, TECH } from '../testing/render';
 import { addDaysToDate, perthToday } from '../lib/dates';
 
 /** Opens an antd Select by its label and picks an option by text. */
@@ -201,7 +201,9 @@ describe('new booking (staff)', () => {
     await pickDate('Service Date', date);
     await choose('Time Slot', '2-4 PM');
     await choose('Service Type', 'Battery Service');
-    expect(await screen.findByText('Estimated Total: $89.80')).toBeInTheDocument();
+    // Battery service is booked at $0 and priced on site: no estimated total (it used to say the $89.80 callout).
+    expect(await screen.findByText('Quoted on site')).toBeInTheDocument();
+    expect(screen.queryByText(/Estimated Total/)).not.toBeInTheDocument();
     for (const [label, value] of [
       ['Full Name', 'Jo Bloggs'],
       ['Phone Number', '0898765432'],
@@ -240,7 +242,7 @@ describe('new invoice page', () => {
     expect(await screen.findByText('Job Not Found')).toBeInTheDocument();
   });
 
-  test('line items with the spec rules; totals with GST on top; create then add each item', async () => {
+  test('line items with the spec rules; totals by amount type (GST inside or added), GST-free lines; create then add each item', async () => {
     const calls = stubFetch({
       'GET /api/dashboard/jobs/*': job({ status: 'completed' }),
       'GET /api/dashboard/customer-invoices/job/*': [],
@@ -276,10 +278,32 @@ describe('new invoice page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add Line Item' }));
     expect(await screen.findByText('Wheel alignment')).toBeInTheDocument();
 
-    const totals = screen.getAllByLabelText('Invoice totals').at(-1)!;
-    expect(totals).toHaveTextContent('Subtotal$100.02');
-    expect(totals).toHaveTextContent('GST (10%)$10.00');
-    expect(totals).toHaveTextContent('Total$110.02');
+    // A new invoice's amounts include GST (as billing makes them): the total is the lines, GST 100.02 ÷ 11.
+    expect(screen.getByRole('radio', { name: 'Amounts include GST' })).toBeChecked();
+    const totals = () => screen.getAllByLabelText('Invoice totals').at(-1)!;
+    expect(totals()).toHaveTextContent('Ex GST$90.93');
+    expect(totals()).toHaveTextContent('Includes GST$9.09');
+    expect(totals()).toHaveTextContent('Total$100.02');
+
+    // "GST added": 10% of the lines on top.
+    fireEvent.click(screen.getByRole('radio', { name: 'GST added' }));
+    expect(totals()).toHaveTextContent('Subtotal$100.02');
+    expect(totals()).toHaveTextContent('GST (10%)$10.00');
+    expect(totals()).toHaveTextContent('Total$110.02');
+
+    // A GST-free line adds to the total but not to the GST.
+    fireEvent.change(screen.getByLabelText('Description', { selector: '#new-line-new-description' }), {
+      target: { value: 'Tyre disposal levy' },
+    });
+    fireEvent.change(screen.getByLabelText('Unit Price', { selector: '#new-line-new-price' }), {
+      target: { value: '5' },
+    });
+    fireEvent.click(screen.getByLabelText('GST-free', { selector: '#new-line-new-gst-free' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add Line Item' }));
+    expect(await screen.findByText('Tyre disposal levy')).toBeInTheDocument();
+    expect(totals()).toHaveTextContent('Subtotal$105.02');
+    expect(totals()).toHaveTextContent('GST (10%)$10.00');
+    expect(totals()).toHaveTextContent('Total$115.02');
 
     expect(create).toBeEnabled();
     fireEvent.click(create);
@@ -291,11 +315,11 @@ describe('new invoice page', () => {
         jobId: '11111111-1111-4111-8111-111111111111',
         status: 'draft',
         dueDate: addDaysToDate(perthToday(), 30),
-        subtotalAmount: '100.02',
-        gstAmount: '10.00',
-        totalAmount: '110.02',
+        amountType: 'exclusive',
       },
     });
+    // The totals are billing's to work out from the lines: none are sent.
+    expect(posts[0]!.body).not.toHaveProperty('totalAmount');
     expect(posts[1]).toMatchObject({
       path: '/api/dashboard/customer-invoices/inv-1/items',
       body: {
@@ -304,7 +328,12 @@ describe('new invoice page', () => {
         quantity: 2,
         unitPrice: '50.01',
         totalPrice: '100.02',
+        gstFree: false,
       },
+    });
+    expect(posts[2]).toMatchObject({
+      path: '/api/dashboard/customer-invoices/inv-1/items',
+      body: { description: 'Tyre disposal levy', unitPrice: '5.00', totalPrice: '5.00', gstFree: true },
     });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard?tab=invoices'));
   }, 120_000);
@@ -329,6 +358,90 @@ describe('new invoice page', () => {
       expect(screen.getByTestId('location')).toHaveTextContent('/dashboard?tab=invoices&invoice=inv-2'),
     );
   }, 60_000);
+
+  test('"Add job service" is the job\'s quoted price: to the cent with GST inside, or ex GST when GST is added', async () => {
+    stubFetch({
+      'GET /api/dashboard/jobs/*': job({
+        status: 'completed',
+        serviceType: 'puncture-repair',
+        customerValue: '129.80',
+      }),
+      'GET /api/dashboard/customer-invoices/job/*': [],
+    });
+    renderWithApp(<NewInvoicePage />, {
+      path: '/dashboard/invoices/new?jobId=11111111-1111-4111-8111-111111111111',
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add job service' }));
+    const totals = () => screen.getAllByLabelText('Invoice totals').at(-1)!;
+    expect(totals()).toHaveTextContent('Includes GST$11.80');
+    expect(totals()).toHaveTextContent('Total$129.80');
+    fireEvent.click(
+      screen.getByRole('button', { name: 'Remove line item Puncture Repair (job JOB-000123)' }),
+    );
+    fireEvent.click(screen.getByRole('radio', { name: 'GST added' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add job service' }));
+    expect(totals()).toHaveTextContent('Subtotal$118.00');
+    expect(totals()).toHaveTextContent('GST (10%)$11.80');
+    expect(totals()).toHaveTextContent('Total$129.80');
+  });
+
+  test('an invoiced or paid job can have a second invoice (extra work): the page says it has one and creates another', async () => {
+    const calls = stubFetch({
+      'GET /api/dashboard/jobs/*': job({ status: 'paid' }),
+      'GET /api/dashboard/customer-invoices/job/*': [
+        { id: 'inv-p', invoiceNumber: 'INV-000045', status: 'paid', totalAmount: '749.80' },
+      ],
+      'POST /api/dashboard/customer-invoices': {
+        status: 201,
+        body: { customerInvoice: { id: 'inv-3', invoiceNumber: 'INV-000046' } },
+      },
+      'POST /api/dashboard/customer-invoices/inv-3/items': { status: 201, body: { success: true } },
+    });
+    renderWithApp(<NewInvoicePage />, {
+      path: '/dashboard/invoices/new?jobId=11111111-1111-4111-8111-111111111111',
+    });
+    expect(await screen.findByText('Job JOB-000123 already has an invoice: INV-000045')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Description', { selector: '#new-line-new-description' }), {
+      target: { value: 'Wheel alignment' },
+    });
+    fireEvent.change(screen.getByLabelText('Unit Price', { selector: '#new-line-new-price' }), {
+      target: { value: '88' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Line Item' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Create Invoice' }));
+    expect(await screen.findByText('Invoice Created')).toBeInTheDocument();
+    expect(screen.getByText('Invoice INV-000046 has been created for job JOB-000123.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      '/api/dashboard/customer-invoices',
+      '/api/dashboard/customer-invoices/inv-3/items',
+    ]);
+  });
+
+  test('a technician creates a draft (no status choice) and goes back to the job', async () => {
+    const calls = stubFetch({
+      'GET /api/dashboard/jobs/*': job({ status: 'completed' }),
+      'GET /api/dashboard/customer-invoices/job/*': [],
+      'POST /api/dashboard/customer-invoices': { status: 201, body: { customerInvoice: { id: 'inv-4' } } },
+      'POST /api/dashboard/customer-invoices/inv-4/items': { status: 201, body: { success: true } },
+    });
+    renderWithApp(<NewInvoicePage />, {
+      user: TECH,
+      path: '/dashboard/invoices/new?jobId=11111111-1111-4111-8111-111111111111',
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add job service' }));
+    expect(screen.queryByLabelText('Status')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Invoice' }));
+    expect(await screen.findByText('Invoice Created')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      status: 'draft',
+      amountType: 'inclusive',
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(
+        '/dashboard?tab=jobs&job=11111111-1111-4111-8111-111111111111',
+      ),
+    );
+  });
 });
 
 describe('dialogs', () => {
@@ -397,8 +510,29 @@ describe('dialogs', () => {
       invoiceDate: perthToday(),
       totalAmount: '440.00',
       gstAmount: '40.00',
+      gstFree: false,
       category: 'cost-of-goods-sold',
       isPaid: false,
+    });
+  });
+
+  test('purchase invoice: GST-free shows GST $0.00 and sends no GST', async () => {
+    const calls = stubFetch({
+      'POST /api/dashboard/purchase-invoices': { status: 201, body: { success: true } },
+    });
+    renderWithApp(<PurchaseInvoiceDialog jobId="j1" open onClose={() => undefined} />);
+    fireEvent.change(screen.getByLabelText('Invoice Number'), { target: { value: 'PV-7' } });
+    fireEvent.change(screen.getByLabelText('Supplier Name'), { target: { value: 'Private seller' } });
+    fireEvent.change(screen.getByLabelText('Total (inc GST)'), { target: { value: '120' } });
+    expect(await screen.findByText(/GST \$10\.91/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'GST-free (no GST in this total)' }));
+    expect(await screen.findByText(/GST \$0\.00 \(GST-free\) · ex GST \$120\.00/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Add Invoice' }));
+    expect(await screen.findByText('Purchase Invoice Added')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      totalAmount: '120.00',
+      gstAmount: '0.00',
+      gstFree: true,
     });
   });
 
@@ -414,6 +548,10 @@ describe('dialogs', () => {
     fireEvent.change(screen.getByLabelText('Supplier Name'), { target: { value: 'BP' } });
     fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'Fuel' } });
     fireEvent.change(screen.getByLabelText('Amount (inc GST)'), { target: { value: '55' } });
+    expect(await screen.findByText(/GST \$5\.00 \(total \/ 11\)/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'GST-free (no GST in this amount)' }));
+    expect(await screen.findByText('GST $0.00 (GST-free) · ex GST $55.00')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'GST-free (no GST in this amount)' }));
     expect(await screen.findByText(/GST \$5\.00 \(total \/ 11\)/)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Add Expense' }));
     expect(await screen.findByText('Error')).toBeInTheDocument();

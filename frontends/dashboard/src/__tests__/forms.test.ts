@@ -129,6 +129,7 @@ describe('purchase invoice and expense dialogs', () => {
           supplierName: '',
           invoiceDate: '2026-11-21',
           totalIncGst: '',
+          gstFree: false,
         }),
       ),
     ).toEqual({
@@ -143,6 +144,7 @@ describe('purchase invoice and expense dialogs', () => {
           supplierName: 'S',
           invoiceDate: '2026-11-21',
           totalIncGst: v,
+          gstFree: false,
         }),
       ).totalIncGst;
     expect(total('abc')).toBe('Total must be a valid number');
@@ -164,6 +166,7 @@ describe('purchase invoice and expense dialogs', () => {
       dueDate: null,
       isPaid: false,
       notes: '',
+      gstFree: false,
     };
     expect(messages(expenseSchema.safeParse(base))).toEqual({
       supplierName: 'Supplier name is required',
@@ -191,6 +194,13 @@ describe('purchase invoice and expense dialogs', () => {
       dueDate: null,
       isPaid: false,
       notes: null,
+      gstFree: false,
+    });
+    // GST-free: no GST in the amount.
+    expect(expensePayload({ ...values, gstFree: true })).toMatchObject({
+      amount: '110.00',
+      gstAmount: '0.00',
+      gstFree: true,
     });
   });
 });

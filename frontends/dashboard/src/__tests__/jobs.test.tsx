@@ -1,10 +1,11 @@
 import '../testing/polyfills';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { JobsTab } from '../tabs/JobsTab';
 import { JobDetailDialog } from '../job-detail/JobDetailDialog';
+import { NotificationCenter } from '../notifications/NotificationCenter';
 import { DashboardPage } from '../pages/DashboardPage';
-import { job, renderWithApp, setViewport, stubFetch, TECH } from '../testing/render';
+import { FakeSocket, job, renderWithApp, setViewport, stubFetch, TECH } from '../testing/render';
 
 afterEach(() => setViewport('phone'));
 
@@ -224,6 +225,97 @@ describe('job detail dialog', () => {
       }),
     );
     expect(await screen.findByText('Work Started')).toBeInTheDocument();
+    // Only notify knows whether a provider took the SMS: until it says so, it is being sent, never "sent".
+    expect(
+      screen.getByText(/Sending the customer an SMS with ETA \d{1,2}:\d{2} (am|pm)…/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/SMS sent/)).not.toBeInTheDocument();
+  });
+
+  test('the SMS toast follows notify: "SMS sent" only when a provider took it, "recorded" without one, the failure', async () => {
+    stubFetch({
+      'GET /api/dashboard/jobs/*': job(),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+      'PATCH /api/dashboard/jobs/*': { ...job({ status: 'in-progress' }), smsRequested: true },
+    });
+    renderWithApp(
+      <NotificationCenter>
+        <JobDetailDialog jobId="11111111-1111-4111-8111-111111111111" onClose={() => undefined} />
+      </NotificationCenter>,
+    );
+    const socket = FakeSocket.instances.at(-1)!;
+    act(() => socket.open());
+    await userEvent.click(await screen.findByRole('button', { name: 'Start Work (En Route)' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Start Work' }));
+    expect(await screen.findByText(/Sending the customer an SMS/)).toBeInTheDocument();
+    const delivery = (status: string, message: string) =>
+      act(() =>
+        socket.receive({
+          type: 'sms_delivery',
+          data: {
+            jobId: '11111111-1111-4111-8111-111111111111',
+            purpose: 'technician-en-route',
+            status,
+            message,
+          },
+        }),
+      );
+    // notify's texts (services/notify/src/domain/notifications.ts SMS_DELIVERY_MESSAGES)
+    delivery('recorded', 'SMS recorded (no provider configured)');
+    expect(await screen.findByText('SMS recorded (no provider configured)')).toBeInTheDocument();
+    expect(screen.getByText(/Nobody received it/)).toBeInTheDocument();
+    expect(screen.queryByText('SMS sent')).not.toBeInTheDocument();
+    delivery('sent', 'SMS sent');
+    expect(await screen.findByText('SMS sent')).toBeInTheDocument();
+    expect(screen.getByText('The SMS provider accepted the message to the customer.')).toBeInTheDocument();
+    delivery('failed', 'SMS not sent: The number is not a mobile number');
+    const failed = await screen.findByRole('alert');
+    expect(failed).toHaveTextContent('SMS not sent');
+    expect(failed).toHaveTextContent('The number is not a mobile number');
+    // A message with a status it does not know says nothing rather than something wrong.
+    delivery('queued', 'later');
+    expect(screen.queryByText('later')).not.toBeInTheDocument();
+  });
+
+  test('an SMS outcome that arrives before Start Work has answered is shown after "Work Started", not hidden by it', async () => {
+    let answer: (value: unknown) => void = () => undefined;
+    const patchAnswered = new Promise((resolve) => (answer = resolve));
+    stubFetch({
+      'GET /api/dashboard/jobs/*': job(),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+      'PATCH /api/dashboard/jobs/*': () => patchAnswered,
+    });
+    renderWithApp(
+      <NotificationCenter>
+        <JobDetailDialog jobId="11111111-1111-4111-8111-111111111111" onClose={() => undefined} />
+      </NotificationCenter>,
+    );
+    const socket = FakeSocket.instances.at(-1)!;
+    act(() => socket.open());
+    await userEvent.click(await screen.findByRole('button', { name: 'Start Work (En Route)' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Start Work' }));
+    // notify is quicker than the PATCH: the outcome waits for the status change it belongs to.
+    act(() =>
+      socket.receive({
+        type: 'sms_delivery',
+        data: {
+          jobId: '11111111-1111-4111-8111-111111111111',
+          purpose: 'technician-en-route',
+          status: 'recorded',
+          message: 'SMS recorded (no provider configured)',
+        },
+      }),
+    );
+    expect(screen.queryByText('SMS recorded (no provider configured)')).not.toBeInTheDocument();
+    await act(async () => {
+      answer({ ...job({ status: 'in-progress' }), smsRequested: true });
+      await patchAnswered;
+    });
+    const outcome = await screen.findByText('SMS recorded (no provider configured)');
+    // The newest toast is the outcome; "Work Started" came first and was replaced.
+    await waitFor(() => expect(outcome).toBeVisible());
+    const workStarted = screen.queryByText('Work Started');
+    if (workStarted) expect(workStarted).not.toBeVisible();
   });
 
   test('Generate Invoice creates the invoice; the job moves to invoiced (the jobs service does it, the dialog follows)', async () => {
@@ -243,6 +335,56 @@ describe('job detail dialog', () => {
     expect(await screen.findByText('Invoice Generated')).toBeInTheDocument();
     expect(screen.getByText('Invoice INV-000042 has been created.')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Mark as Paid' })).toBeInTheDocument();
+    expect(calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`)).toEqual([
+      'POST /api/dashboard/customer-invoices/generate/11111111-1111-4111-8111-111111111111',
+    ]);
+  });
+
+  test('Generate Invoice on a job that already has one says so and shows that invoice (billing 409)', async () => {
+    const calls = stubFetch({
+      'GET /api/dashboard/jobs/*': job({
+        status: 'completed',
+        paymentMethod: 'prepaid',
+        customerValue: '99.80',
+      }),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+      'GET /api/dashboard/customer-invoices/job/*': [
+        {
+          id: 'inv45',
+          jobId: '11111111-1111-4111-8111-111111111111',
+          invoiceNumber: 'INV-000045',
+          status: 'paid',
+          amountType: 'inclusive',
+          invoiceDate: '2026-11-20',
+          dueDate: '2026-12-20',
+          subtotalAmount: '92.27',
+          gstAmount: '9.23',
+          totalAmount: '101.50',
+          paymentIntentId: 'pi_123',
+        },
+      ],
+      'POST /api/dashboard/customer-invoices/generate/*': {
+        status: 409,
+        body: { message: 'Job JOB-000123 already has invoice INV-000045' },
+      },
+    });
+    renderWithApp(<JobDetailDialog jobId="11111111-1111-4111-8111-111111111111" onClose={() => undefined} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Generate Invoice' }));
+    expect(await screen.findByText('Invoice Already Exists')).toBeInTheDocument();
+    expect(screen.queryByText('Invoice Generation Failed')).not.toBeInTheDocument();
+    const section = screen.getByRole('region', { name: 'Customer Invoices' });
+    expect(within(section).getByText('Job JOB-000123 already has invoice INV-000045')).toBeInTheDocument();
+    const shown = within(section).getByRole('listitem', { name: 'Invoice INV-000045' });
+    await waitFor(() => expect(shown).toHaveFocus());
+    expect(shown).toHaveClass('is-highlighted');
+    expect(shown).toHaveTextContent('Amounts include GST');
+    expect(shown).toHaveTextContent('$101.50');
+    expect(shown).toHaveTextContent('Includes GST $9.23');
+    within(shown).getByRole('button', { name: 'Open invoice INV-000045' }).click();
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/dashboard?tab=invoices&invoice=inv45'),
+    );
+    // No second invoice was asked for, and the job status was left to the jobs service.
     expect(calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`)).toEqual([
       'POST /api/dashboard/customer-invoices/generate/11111111-1111-4111-8111-111111111111',
     ]);
@@ -290,7 +432,11 @@ describe('job detail dialog', () => {
     });
     renderWithApp(<JobDetailDialog jobId="11111111-1111-4111-8111-111111111111" onClose={() => undefined} />);
     expect(await screen.findByText('TP-1')).toBeInTheDocument();
-    expect(within(screen.getByLabelText('Profit')).getByText('$329.80')).toBeInTheDocument();
+    // Ex GST: 749.80 - 68.16 = 681.64, less 420.00 - 38.18 = 381.82 (not 749.80 - 420.00 = 329.80)
+    const profit = screen.getByLabelText('Profit (ex GST)');
+    expect(within(profit).getByText('Job value (ex GST)').nextSibling).toHaveTextContent('$681.64');
+    expect(within(profit).getByText('Purchases (ex GST)').nextSibling).toHaveTextContent('$381.82');
+    expect(within(profit).getByText('Profit (ex GST)').nextSibling).toHaveTextContent('$299.82');
     await userEvent.click(screen.getByRole('checkbox', { name: /Purchase invoice TP-1 is unpaid/ }));
     await waitFor(() =>
       expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({

@@ -1,6 +1,6 @@
 import '../testing/polyfills';
 import { estimateTotal } from '../lib/estimate';
-import { fromCents, gstInclusive, gstOnTop, lineTotal, sumMoney, toCents, formatMoney } from '../lib/money';
+import { centsOf, formatMoney, sumCents } from '../lib/money';
 import {
   addDaysToDate,
   daysFromToday,
@@ -20,11 +20,15 @@ import {
 } from '../lib/constants';
 import { dueBadge } from '../invoices/due';
 import {
+  amountTypeOf,
   invoiceTotals,
+  isReadOnlyLine,
+  lineItemBody,
   lineItemProblem,
   parseQuantity,
   parseUnitPrice,
   parseCategory,
+  serviceLine,
 } from '../invoices/line-items';
 import { jobProgress, statusAction } from '../job-detail/progress';
 import { jobProfit } from '../job-detail/PurchaseInvoices';
@@ -32,52 +36,39 @@ import { scheduleStatusOf } from '../tabs/ScheduleTab';
 import { slotState } from '../tabs/TimeSlotsTab';
 import { presetRange, rangeProblem } from '../reports/range';
 
-describe('money (cents, never floats)', () => {
-  test('parses and formats 2-decimal strings', () => {
-    expect(toCents('12.5')).toBe(1250);
-    expect(toCents('0.105')).toBe(11);
-    expect(toCents('abc')).toBeNaN();
-    expect(fromCents(123450)).toBe('1234.50');
-    expect(sumMoney(['0.10', '0.20', 'x'])).toBe('0.30');
+describe('money on screen (kernel cents, never floats)', () => {
+  test('reads and shows 2-decimal money; what is not money shows $0.00, never NaN', () => {
+    expect(centsOf('12.50')).toBe(1250n);
+    expect(centsOf('$1,234.5')).toBe(123450n);
+    expect(centsOf('abc')).toBeNull();
+    expect(centsOf('')).toBeNull();
     expect(formatMoney('1234.5')).toBe('$1,234.50');
-  });
-  test('purchase invoices and expenses: GST is the inc-GST total / 11', () => {
-    expect(gstInclusive('110.00')).toEqual({ gst: '10.00', exGst: '100.00' });
-    expect(gstInclusive('100.00')).toEqual({ gst: '9.09', exGst: '90.91' });
-  });
-  test('customer invoices: GST is 10% of the subtotal, added on top', () => {
-    expect(gstOnTop('681.64')).toEqual({ gst: '68.16', total: '749.80' });
-  });
-  test('line total is quantity × unit price to 2 decimals', () => {
-    expect(lineTotal(3, '19.99')).toBe('59.97');
-    expect(lineTotal(0, '50')).toBe('0.00');
+    expect(formatMoney('-5.00')).toBe('-$5.00');
+    expect(formatMoney(undefined)).toBe('$0.00');
+    expect(formatMoney('x')).toBe('$0.00');
+    expect(sumCents(['0.10', '0.20', 'x'])).toBe(30n);
   });
 });
 
-describe('staff booking estimate (spec section 9)', () => {
+describe('staff booking estimate: what the booking service books (issue 12)', () => {
+  const estimate = (serviceType: string, prepaid: boolean, tyrePrice: string | null = null) =>
+    estimateTotal({ serviceType, quantity: 4, tyrePrice, prepaid });
   test('new tyres: (tyre + 25 + 15) × quantity + 89.80, minus 30 when prepaid', () => {
-    expect(
-      estimateTotal({ serviceType: 'new-tyres', quantity: 4, tyrePrice: '139.00', prepaid: false }),
-    ).toBe('805.80');
-    expect(estimateTotal({ serviceType: 'new-tyres', quantity: 4, tyrePrice: '139.00', prepaid: true })).toBe(
-      '775.80',
-    );
+    expect(estimate('new-tyres', false, '139.00')).toBe('805.80');
+    expect(estimate('new-tyres', true, '139.00')).toBe('775.80');
   });
   test('no price (no size yet, or a call-back size) estimates nothing', () => {
-    expect(estimateTotal({ serviceType: 'new-tyres', quantity: 4, tyrePrice: null, prepaid: false })).toBe(
-      '0.00',
-    );
+    expect(estimate('new-tyres', false)).toBe('0.00');
   });
-  test('fallbacks: puncture repair 129.80, other services 89.80', () => {
-    expect(
-      estimateTotal({ serviceType: 'puncture-repair', quantity: 4, tyrePrice: null, prepaid: false }),
-    ).toBe('129.80');
-    expect(
-      estimateTotal({ serviceType: 'battery-service', quantity: 4, tyrePrice: null, prepaid: false }),
-    ).toBe('89.80');
-    expect(
-      estimateTotal({ serviceType: 'emergency-callout', quantity: 4, tyrePrice: null, prepaid: true }),
-    ).toBe('89.80');
+  test('puncture repair 129.80, emergency callout 89.80, each 30 less when prepaid', () => {
+    expect(estimate('puncture-repair', false)).toBe('129.80');
+    expect(estimate('puncture-repair', true)).toBe('99.80');
+    expect(estimate('emergency-callout', false)).toBe('89.80');
+    expect(estimate('emergency-callout', true)).toBe('59.80');
+  });
+  test('battery service is booked at 0 (quoted on site): no estimate, never the 89.80 callout', () => {
+    expect(estimate('battery-service', false)).toBe('0.00');
+    expect(estimate('battery-service', true)).toBe('0.00');
   });
 });
 
@@ -142,7 +133,14 @@ describe('invoices', () => {
     expect(parseQuantity(-3)).toBe(0);
     expect(parseUnitPrice('-5')).toBe('0.00');
     expect(parseUnitPrice(12.345)).toBe('12.35');
+    expect(parseUnitPrice(12.344)).toBe('12.34');
+    expect(parseUnitPrice('$1,250.5')).toBe('1250.50');
+    expect(parseUnitPrice(null)).toBe('0.00');
     expect(parseCategory('bogus')).toBe('labour');
+    // Billing's card surcharge line: shown as it is, not editable.
+    expect(parseCategory('surcharge')).toBe('surcharge');
+    expect(isReadOnlyLine({ category: 'surcharge' })).toBe(true);
+    expect(isReadOnlyLine({ category: 'tyre' })).toBe(false);
   });
   test('stored lines need a description and a positive quantity', () => {
     expect(lineItemProblem({ description: '  ', quantity: 1 })).toBe(
@@ -153,13 +151,45 @@ describe('invoices', () => {
     );
     expect(lineItemProblem({ description: 'Fitting', quantity: 2 })).toBeNull();
   });
-  test('totals: subtotal of lines, GST 10% on top', () => {
-    expect(
-      invoiceTotals([
-        { quantity: 4, unitPrice: '139.00' },
-        { quantity: 1, unitPrice: '81.64' },
-      ]),
-    ).toEqual({ subtotal: '637.64', gst: '63.76', total: '701.40' });
+  const lines = [
+    { quantity: 4, unitPrice: '139.00', gstFree: false },
+    { quantity: 1, unitPrice: '81.64', gstFree: false },
+  ];
+  test('tax exclusive ("GST added"): subtotal of lines, GST 10% on top', () => {
+    expect(invoiceTotals(lines, 'exclusive')).toEqual({ subtotal: 63764n, gst: 6376n, total: 70140n });
+  });
+  test('tax inclusive ("Amounts include GST"): the total is the lines, its GST the total ÷ 11', () => {
+    // 637.64 ÷ 11 = 57.967 -> 57.97
+    expect(invoiceTotals(lines, 'inclusive')).toEqual({ subtotal: 57967n, gst: 5797n, total: 63764n });
+  });
+  test('GST-free lines carry no GST either way', () => {
+    const withFee = [...lines, { quantity: 1, unitPrice: '20.00', gstFree: true }];
+    expect(invoiceTotals(withFee, 'inclusive')).toEqual({ subtotal: 59967n, gst: 5797n, total: 65764n });
+    expect(invoiceTotals(withFee, 'exclusive')).toEqual({ subtotal: 65764n, gst: 6376n, total: 72140n });
+  });
+  test('an invoice from before amount types is tax exclusive', () => {
+    expect(amountTypeOf({})).toBe('exclusive');
+    expect(amountTypeOf({ amountType: 'inclusive' })).toBe('inclusive');
+  });
+  test('the job service line is the quoted price on a tax inclusive invoice, ex GST on an exclusive one', () => {
+    const theJob = {
+      serviceType: 'puncture-repair',
+      jobNumber: 'JOB-000123',
+      customerValue: '129.80',
+      tyreQuantity: null,
+      tyreSize: null,
+    };
+    const inclusive = serviceLine(theJob, 'inclusive');
+    expect(inclusive).toMatchObject({ unitPrice: '129.80', quantity: 1, category: 'labour', gstFree: false });
+    expect(invoiceTotals([inclusive], 'inclusive')).toEqual({ subtotal: 11800n, gst: 1180n, total: 12980n });
+    const exclusive = serviceLine(theJob, 'exclusive');
+    expect(exclusive.unitPrice).toBe('118.00');
+    expect(invoiceTotals([exclusive], 'exclusive').total).toBe(12980n);
+    expect(lineItemBody({ ...inclusive, gstFree: true })).toMatchObject({
+      unitPrice: '129.80',
+      totalPrice: '129.80',
+      gstFree: true,
+    });
   });
 });
 
@@ -190,13 +220,21 @@ describe('jobs', () => {
     expect(steps.map((s) => s.done)).toEqual([true, true, true, false, false]);
     expect(steps[2]).toMatchObject({ at: 'd', current: true });
   });
-  test('profit is the job value minus purchases', () => {
-    expect(jobProfit('749.80', [{ totalAmount: '420.00' }, { totalAmount: '10.00' }])).toEqual({
-      costs: '430.00',
-      profit: '319.80',
-      margin: 42.7,
+  test('profit is in ex-GST figures: value less value ÷ 11, less each purchase without its GST', () => {
+    // 749.80 - 68.16 = 681.64; purchases (420.00 - 38.18) + (10.00 - 0.91) = 390.91
+    expect(
+      jobProfit('749.80', [
+        { totalAmount: '420.00', gstAmount: '38.18' },
+        { totalAmount: '10.00', gstAmount: '0.91' },
+      ]),
+    ).toEqual({ value: '681.64', costs: '390.91', profit: '290.73', margin: 42.7 });
+    // A GST-free purchase costs its whole total.
+    expect(jobProfit('129.80', [{ totalAmount: '50.00', gstAmount: '0.00' }])).toMatchObject({
+      value: '118.00',
+      costs: '50.00',
+      profit: '68.00',
     });
-    expect(jobProfit('0.00', [{ totalAmount: '10.00' }]).margin).toBeNull();
+    expect(jobProfit('0.00', [{ totalAmount: '10.00', gstAmount: '0.91' }]).margin).toBeNull();
   });
   test('schedule vocabulary: pending (unassigned new), confirmed (assigned new), in_progress, completed', () => {
     expect(scheduleStatusOf({ status: 'new', assignedTechnicianId: null })).toBe('pending');

@@ -256,6 +256,31 @@ describe('reports tab', () => {
     expect(screen.getByRole('tab', { name: 'GST Tracking (Visual Only)' })).toBeInTheDocument();
   });
 
+  test('P&L figures are marked ex GST; the card surcharge is a revenue stream of its own', async () => {
+    setViewport('desktop');
+    stubFetch({
+      ...empty,
+      'GET /api/dashboard/reports/enhanced-pl': {
+        revenue: { customerInvoices: '1181.82', jobRevenue: '0.00', totalRevenue: '1181.82' },
+        expenses: { jobCosts: '381.82', businessExpenses: '0.00', totalExpenses: '381.82' },
+        profit: { grossProfit: '800.00', grossMargin: 67.7, netProfit: '800.00', netMargin: 67.7 },
+        breakdown: {
+          topRevenueStreams: [
+            { category: 'tyre', amount: '1180.27', percentage: 99.9 },
+            { category: 'surcharge', amount: '1.55', percentage: 0.1 },
+          ],
+          topExpenseCategories: [],
+        },
+      },
+    });
+    renderWithApp(<ReportsTab />, { path: '/dashboard?tab=reports&report=pl' });
+    fireEvent.click(await screen.findByRole('tab', { name: 'P&L Report' }));
+    expect(await screen.findByText('Total Revenue (ex GST)')).toBeInTheDocument();
+    expect(screen.getByText('Total Expenses (ex GST)')).toBeInTheDocument();
+    const surcharge = screen.getByRole('cell', { name: 'Card surcharge' }).closest('tr')!;
+    expect(surcharge).toHaveTextContent('$1.55');
+  });
+
   test('failures: "Failed to fetch GST report", "...Purchases/Payables report", "...Enhanced P&L report"', async () => {
     stubFetch({ 'GET /api/dashboard/reports/*': { status: 500, body: '' } });
     renderWithApp(<ReportsTab />);

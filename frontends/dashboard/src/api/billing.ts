@@ -10,6 +10,7 @@ import { INVOICE_LIST_REFRESH_MS } from '../lib/constants';
 import { downloadFile, getPage, withQuery } from './http';
 import { invalidateJobs } from './jobs';
 import { keys } from './keys';
+import type { AmountType } from '@tyres/kernel';
 import type { BusinessExpense, CustomerInvoice, CustomerInvoiceItem, PurchaseInvoice } from './types';
 
 /** Billing service calls (spec section 7: purchase invoices, customer invoices, expenses). */
@@ -29,6 +30,8 @@ export interface PurchaseInvoiceInput {
   invoiceDate: string;
   totalAmount: string;
   gstAmount: string;
+  /** No GST in the total (gstAmount is then 0.00). */
+  gstFree: boolean;
 }
 
 export function useSavePurchaseInvoice(jobId: string) {
@@ -106,7 +109,10 @@ export function useJobInvoices(jobId: string | null | undefined, enabled = true)
   });
 }
 
-/** POST .../generate/{jobId}: builds the invoice from the job. */
+/**
+ * POST .../generate/{jobId}: builds a tax inclusive invoice from the job (its total is the job's price). A job that
+ * already has an invoice answers 409 "Job {jobNumber} already has invoice {invoiceNumber}".
+ */
 export function useGenerateInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -119,12 +125,14 @@ export function useGenerateInvoice() {
   });
 }
 
+/**
+ * What staff set on an invoice. Its totals are not among them: billing computes subtotal, GST and total from the
+ * lines and the amount type (switching the type keeps the line amounts as entered).
+ */
 export interface InvoiceFields {
   status: string;
   dueDate: string | null;
-  subtotalAmount: string;
-  gstAmount: string;
-  totalAmount: string;
+  amountType: AmountType;
 }
 
 export function useCreateInvoice() {
@@ -163,6 +171,7 @@ export interface LineItemInput {
   quantity: number;
   unitPrice: string;
   totalPrice: string;
+  gstFree: boolean;
 }
 
 /** Line items live on the server only once the invoice exists: without an id this refuses. */
@@ -247,6 +256,8 @@ export interface ExpenseInput {
   dueDate: string | null;
   isPaid: boolean;
   notes: string | null;
+  /** No GST in the amount (gstAmount is then 0.00). */
+  gstFree: boolean;
 }
 
 export function useExpenseMutations() {

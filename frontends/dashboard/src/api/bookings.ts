@@ -35,15 +35,20 @@ export function useCreateBooking() {
 }
 
 /**
- * GET /api/tyre-pricing/{size}: the price of one tyre, or null when the size needs a call-back quote (404 with
- * `{ error, message, callbackRequired }`).
+ * GET /api/tyre-pricing/{size}?brand=: the price of one tyre (the preferred brand's when it stocks the size, as the
+ * booking is priced), or null when the size needs a call-back quote (404 with `{ error, message, callbackRequired }`).
  */
-export function useTyrePrice(tyreSize: string | null) {
+export function useTyrePrice(tyreSize: string | null, brand = '') {
+  const preferred = brand.trim();
   return useQuery<{ price: string } | null>({
-    queryKey: ['/api/tyre-pricing', tyreSize ?? ''],
+    queryKey: ['/api/tyre-pricing', tyreSize ?? '', preferred],
     queryFn: async () => {
       try {
-        return await getJson<{ price: string }>(`/api/tyre-pricing/${encodeURIComponent(tyreSize ?? '')}`);
+        return await getJson<{ price: string }>(
+          withQuery(`/api/tyre-pricing/${encodeURIComponent(tyreSize ?? '')}`, {
+            brand: preferred || undefined,
+          }),
+        );
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;

@@ -95,9 +95,13 @@ export function invalidateSlots(queryClient: QueryClient): Promise<void> {
   ]).then(() => undefined);
 }
 
+/** Marks status changes, so what they cause elsewhere (notify's SMS outcome) can wait for their own toast. */
+export const JOB_STATUS_MUTATION = ['job-status'] as const;
+
 export function useUpdateJobStatus() {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: JOB_STATUS_MUTATION,
     mutationFn: (input: { id: string; status: string; notifyCustomer?: boolean }) =>
       apiJson<Job & { smsRequested?: boolean }>('PATCH', `/api/dashboard/jobs/${input.id}/status`, {
         status: input.status,
@@ -141,4 +145,40 @@ export function useDeleteJob() {
     },
     onSettled: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
   });
+}
+
+/**
+ * Runs `show` once no status change of this job (any job when null) is still in flight, after the change's own
+ * success toast. notify can report an SMS's outcome before the PATCH that asked for it has answered; shown at once,
+ * that outcome would then be replaced by the later "Work Started" toast and never seen. Returns a cancel function.
+ */
+export function afterStatusChangesOf(
+  queryClient: QueryClient,
+  jobId: string | null,
+  show: () => void,
+): () => void {
+  const pending = () =>
+    queryClient.isMutating({
+      mutationKey: JOB_STATUS_MUTATION,
+      predicate: (mutation) =>
+        jobId === null || (mutation.state.variables as { id?: string } | undefined)?.id === jobId,
+    }) > 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // The success toast is raised where mutateAsync resolves: one task later than the mutation settling.
+  const showSoon = () => {
+    timer = setTimeout(show, 0);
+  };
+  if (!pending()) {
+    show();
+    return () => undefined;
+  }
+  const unsubscribe = queryClient.getMutationCache().subscribe(() => {
+    if (pending()) return;
+    unsubscribe();
+    showSoon();
+  });
+  return () => {
+    unsubscribe();
+    if (timer) clearTimeout(timer);
+  };
 }

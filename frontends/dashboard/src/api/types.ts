@@ -2,11 +2,12 @@
  * Shapes the dashboard reads (product spec section 3, "Shapes used by screens"), plus the few extra fields the
  * services answer that the screens use when present (all optional, so a leaner answer still renders).
  */
+import type { AmountType } from '@tyres/kernel';
 import type {
   CustomerInvoiceStatus,
   ExpenseCategory,
+  InvoiceLineCategory,
   JobStatus,
-  LineItemCategory,
   ScheduleStatus,
 } from '../lib/constants';
 
@@ -73,15 +74,19 @@ export interface PurchaseInvoice {
   category: string;
   isPaid: boolean;
   paidAt: string | null;
+  /** A GST-free purchase (gstAmount 0.00); absent in answers from before GST-free purchases existed. */
+  gstFree?: boolean;
 }
 
 export interface CustomerInvoiceItem {
   id: string;
   description: string;
-  category: LineItemCategory;
+  /** 'surcharge' only on the card surcharge line billing adds to a prepaid booking's invoice. */
+  category: InvoiceLineCategory;
   quantity: number;
   unitPrice: string;
   totalPrice: string;
+  gstFree?: boolean;
 }
 
 /** Customer invoice (dashboard). */
@@ -92,8 +97,14 @@ export interface CustomerInvoice {
   status: CustomerInvoiceStatus;
   invoiceDate: string;
   dueDate: string | null;
+  /** Tax inclusive (line amounts include GST) or exclusive (GST added); absent = from before amount types: exclusive. */
+  amountType?: AmountType;
+  /** The Stripe payment a prepaid booking's invoice was paid with. */
+  paymentIntentId?: string | null;
+  /** Ex-GST amount (total − GST), whatever the amount type. */
   subtotalAmount: string;
   gstAmount: string;
+  /** What the customer pays. */
   totalAmount: string;
   job?: {
     id?: string;
@@ -134,6 +145,8 @@ export interface BusinessExpense {
   isPaid: boolean;
   paidAt?: string | null;
   notes: string | null;
+  /** A GST-free expense (gstAmount 0.00). */
+  gstFree?: boolean;
 }
 
 /** A staff account (GET /api/admin/users). */

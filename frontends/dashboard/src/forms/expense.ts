@@ -19,5 +19,7 @@ export const expenseSchema = z.object({
   dueDate: z.string().nullable(),
   isPaid: z.boolean(),
   notes: z.string(),
+  /** An expense with no GST in it (e.g. bank fees, insurance stamp duty). */
+  gstFree: z.boolean(),
 });
 export type ExpenseValues = z.infer<typeof expenseSchema>;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { parseMoneyInput, splitInclusive, type InclusiveSplit } from '@tyres/kernel';
+import { moneyString } from '../lib/money';
 
 /** Messages of spec section 5 ("Invoices and expenses", "Stored data rules"). */
 export const TOTAL_NOT_NUMBER = 'Total must be a valid number';
@@ -22,7 +24,16 @@ export const totalIncGstField = z.string().superRefine((raw, ctx) => {
 
 /** The money string to send ("$1,234.5" -> "1234.50"). Only call on a value that passed totalIncGstField. */
 export function normaliseMoneyInput(raw: string): string {
-  const value = raw.trim().replace(/^\$/, '').replace(/,/g, '');
-  const [whole = '0', fraction = ''] = value.split('.');
-  return `${Number(whole)}.${fraction.padEnd(2, '0').slice(0, 2)}`;
+  const parsed = parseMoneyInput(raw);
+  return moneyString(parsed.ok ? parsed.cents : 0n);
+}
+
+/**
+ * A typed GST-inclusive total split as billing stores it (the kernel's splitInclusive): GST = total ÷ 11, or none
+ * when the purchase or expense is GST-free. Null until the text is an amount above $0.
+ */
+export function gstPreview(raw: string | null | undefined, gstFree: boolean): InclusiveSplit | null {
+  const parsed = parseMoneyInput(raw ?? '');
+  if (!parsed.ok || parsed.cents <= 0n) return null;
+  return splitInclusive(parsed.cents, gstFree);
 }

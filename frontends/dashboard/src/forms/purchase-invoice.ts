@@ -7,5 +7,7 @@ export const purchaseInvoiceSchema = z.object({
   supplierName: z.string().trim().min(1, 'Supplier name is required'),
   invoiceDate: z.string().min(1, 'Invoice date is required'),
   totalIncGst: totalIncGstField,
+  /** A purchase with no GST in it (e.g. from a supplier not registered for GST). */
+  gstFree: z.boolean(),
 });
 export type PurchaseInvoiceValues = z.infer<typeof purchaseInvoiceSchema>;

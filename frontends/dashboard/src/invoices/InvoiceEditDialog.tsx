@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Form, Modal, Select, Spin } from 'antd';
+import { Alert, Form, Modal, Radio, Select, Spin } from 'antd';
+import type { AmountType } from '@tyres/kernel';
 import { useInvoice, useInvoiceItemMutations, useUpdateInvoice } from '../api/billing';
 import type { CustomerInvoice } from '../api/types';
 import { DateField } from '../components/DateField';
@@ -8,8 +9,16 @@ import { useNotify } from '../hooks/useNotify';
 import { CUSTOMER_INVOICE_STATUSES } from '../lib/constants';
 import { formatShortDate } from '../lib/dates';
 import { statusLabel } from '../lib/format';
-import { formatMoney } from '../lib/money';
-import { lineItemBody, lineItemProblem, parseCategory, type LineItemDraft } from './line-items';
+import { InvoiceTotals } from './InvoiceTotals';
+import {
+  AMOUNT_TYPE_OPTIONS,
+  amountTypeOf,
+  invoiceTotals,
+  lineItemBody,
+  lineItemProblem,
+  parseCategory,
+  type LineItemDraft,
+} from './line-items';
 import { LineItemsEditor } from './LineItemsEditor';
 
 export const STATUS_OPTIONS = CUSTOMER_INVOICE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
@@ -22,10 +31,14 @@ function toDrafts(invoice: CustomerInvoice): LineItemDraft[] {
     category: parseCategory(item.category),
     quantity: item.quantity,
     unitPrice: item.unitPrice,
+    gstFree: item.gstFree ?? false,
   }));
 }
 
-/** Edit a customer invoice: status, due date, and its line items (stored at once; totals recomputed by billing). */
+/**
+ * Edit a customer invoice: status, due date and amount type (saved with "Save Invoice"), and its line items (stored
+ * at once; totals recomputed by billing).
+ */
 export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | null; onClose: () => void }) {
   const notify = useNotify();
   const query = useInvoice(invoiceId);
@@ -35,12 +48,14 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
   const [status, setStatus] = useState<string>('draft');
   const [dueDate, setDueDate] = useState<string | null>(null);
   const [dueError, setDueError] = useState<string | null>(null);
+  const [amountType, setAmountType] = useState<AmountType>('exclusive');
 
   useEffect(() => {
     if (!invoice) return;
     setStatus(invoice.status);
     setDueDate(invoice.dueDate?.slice(0, 10) ?? null);
     setDueError(null);
+    setAmountType(amountTypeOf(invoice));
   }, [invoice]);
 
   const save = async () => {
@@ -50,7 +65,14 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
       return;
     }
     try {
-      await update.mutateAsync({ id: invoice.id, fields: { status, dueDate } });
+      await update.mutateAsync({
+        id: invoice.id,
+        fields: {
+          status,
+          dueDate,
+          ...(amountType !== amountTypeOf(invoice) ? { amountType } : {}),
+        },
+      });
       notify.success('Invoice Updated', `Invoice ${invoice.invoiceNumber} has been saved.`);
       onClose();
     } catch (error) {
@@ -145,6 +167,14 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
                 ariaDescribedBy={dueError ? 'invoice-due-error' : undefined}
               />
             </Form.Item>
+            <Form.Item label="Amounts" className="dash-form-grid__wide">
+              <Radio.Group
+                aria-label="Amounts"
+                value={amountType}
+                onChange={(e) => setAmountType(e.target.value as AmountType)}
+                options={AMOUNT_TYPE_OPTIONS}
+              />
+            </Form.Item>
           </Form>
           <h3 className="dash-detail__heading">Line Items</h3>
           <LineItemsEditor
@@ -155,20 +185,23 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
             busy={items.add.isPending || items.update.isPending || items.remove.isPending}
             idPrefix="edit-line"
           />
-          <dl className="dash-totals" aria-label="Invoice totals">
-            <div>
-              <dt>Subtotal</dt>
-              <dd>{formatMoney(invoice.subtotalAmount)}</dd>
-            </div>
-            <div>
-              <dt>GST (10%)</dt>
-              <dd>{formatMoney(invoice.gstAmount)}</dd>
-            </div>
-            <div className="dash-totals__grand">
-              <dt>Total</dt>
-              <dd>{formatMoney(invoice.totalAmount)}</dd>
-            </div>
-          </dl>
+          {amountType === amountTypeOf(invoice) ? (
+            <InvoiceTotals
+              amountType={amountType}
+              totals={{
+                subtotal: invoice.subtotalAmount,
+                gst: invoice.gstAmount,
+                total: invoice.totalAmount,
+              }}
+            />
+          ) : (
+            // The same lines under the other amount type, as billing will compute them when saved.
+            <InvoiceTotals
+              amountType={amountType}
+              totals={invoiceTotals(toDrafts(invoice), amountType)}
+              note="Once saved. The line amounts stay as entered."
+            />
+          )}
           {(invoice.items ?? []).length === 0 && (
             <Alert type="warning" showIcon title="Please add at least one line item to the invoice." />
           )}

@@ -31,8 +31,10 @@ import { useNotify } from '../hooks/useNotify';
 import { usePageParam, useUrlParam } from '../hooks/useUrlParam';
 import { INVOICES_PAGE_SIZE } from '../lib/constants';
 import { formatShortDate } from '../lib/dates';
+import { AMOUNT_TYPE_LABEL } from '@tyres/kernel';
 import { formatMoney } from '../lib/money';
 import { dueBadge } from './due';
+import { amountTypeOf } from './line-items';
 import { InvoiceEditDialog, STATUS_OPTIONS } from './InvoiceEditDialog';
 import { SelectJobDialog } from './SelectJobDialog';
 
@@ -65,6 +67,16 @@ function DueBadge({ invoice }: { invoice: CustomerInvoice }) {
           {badge.text}
         </Tag>
       )}
+    </div>
+  );
+}
+
+/** The total with what it means: "Amounts include GST" or "GST added". */
+function InvoiceTotal({ invoice }: { invoice: CustomerInvoice }) {
+  return (
+    <div className="dash-cell-stack dash-cell-stack--end">
+      <span className="dash-money">{formatMoney(invoice.totalAmount)}</span>
+      <span className="dash-muted dash-small dash-nowrap">{AMOUNT_TYPE_LABEL[amountTypeOf(invoice)]}</span>
     </div>
   );
 }
@@ -237,10 +249,9 @@ export function InvoicesTab() {
     },
     {
       title: 'Total',
-      dataIndex: 'totalAmount',
       key: 'total',
       align: 'right',
-      render: (v: string) => <span className="dash-money">{formatMoney(v)}</span>,
+      render: (_: unknown, i) => <InvoiceTotal invoice={i} />,
     },
     {
       title: 'Actions',
@@ -357,7 +368,9 @@ export function InvoicesTab() {
                       </div>
                       <div>
                         <dt>Total</dt>
-                        <dd className="dash-money">{formatMoney(invoice.totalAmount)}</dd>
+                        <dd>
+                          <InvoiceTotal invoice={invoice} />
+                        </dd>
                       </div>
                     </dl>
                     <InvoiceActions invoice={invoice} onEdit={() => setEditing(invoice.id)} />

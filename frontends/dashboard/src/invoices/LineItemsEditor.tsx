@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Button, Input, InputNumber, Select } from 'antd';
+import { Button, Checkbox, Input, InputNumber, Select, Tag } from 'antd';
 import { DEFAULT_LINE_ITEM_CATEGORY, LINE_ITEM_CATEGORIES } from '../lib/constants';
 import { categoryLabel } from '../lib/format';
-import { formatMoney, lineTotal } from '../lib/money';
+import { formatMoney } from '../lib/money';
 import {
   DESCRIPTION_REQUIRED,
+  isReadOnlyLine,
+  lineTotal,
   newDraftKey,
   parseCategory,
   parseQuantity,
@@ -20,9 +22,13 @@ const blank = (): Fields => ({
   category: DEFAULT_LINE_ITEM_CATEGORY,
   quantity: 1,
   unitPrice: '0.00',
+  gstFree: false,
 });
 
-/** The inputs of one line: description, category (default labour), quantity (integer ≥ 0), unit price (≥ 0, cents), read-only total. */
+/**
+ * The inputs of one line: description, category (default labour), quantity (integer ≥ 0), unit price (≥ 0, cents),
+ * GST-free, read-only total.
+ */
 function LineInputs({
   value,
   onChange,
@@ -98,8 +104,17 @@ function LineInputs({
           Line Total
         </span>
         <output aria-labelledby={`${idPrefix}-total-label`} className="dash-money">
-          {formatMoney(lineTotal(value.quantity, value.unitPrice))}
+          {formatMoney(lineTotal(value))}
         </output>
+      </div>
+      <div className="dash-line-field dash-line-inputs__gst-free">
+        <Checkbox
+          id={`${idPrefix}-gst-free`}
+          checked={value.gstFree}
+          onChange={(e) => onChange({ ...value, gstFree: e.target.checked })}
+        >
+          GST-free
+        </Checkbox>
       </div>
       {error && (
         <p id={`${idPrefix}-error`} className="dash-field-error" role="alert">
@@ -161,7 +176,18 @@ export function LineItemsEditor({
       ) : (
         <ul className="dash-lines__list" aria-label="Line items">
           {items.map((item, index) =>
-            editing?.key === item.key ? (
+            isReadOnlyLine(item) ? (
+              <li key={item.key} className="dash-line dash-line--fixed">
+                <div className="dash-line__main">
+                  <span className="dash-line__desc">{item.description}</span>
+                  <span className="dash-muted dash-small">
+                    {categoryLabel(item.category)} · added by billing with the card payment
+                    {item.gstFree ? ' · GST-free' : ''}
+                  </span>
+                </div>
+                <span className="dash-line__total dash-money">{formatMoney(lineTotal(item))}</span>
+              </li>
+            ) : editing?.key === item.key ? (
               <li key={item.key} className="dash-line dash-line--editing">
                 <LineInputs
                   value={editing.fields}
@@ -184,11 +210,15 @@ export function LineItemsEditor({
                   <span className="dash-line__desc">{item.description}</span>
                   <span className="dash-muted dash-small">
                     {categoryLabel(item.category)} · {item.quantity} × {formatMoney(item.unitPrice)}
+                    {item.gstFree && (
+                      <>
+                        {' '}
+                        <Tag className="dash-gst-free">GST-free</Tag>
+                      </>
+                    )}
                   </span>
                 </div>
-                <span className="dash-line__total dash-money">
-                  {formatMoney(lineTotal(item.quantity, item.unitPrice))}
-                </span>
+                <span className="dash-line__total dash-money">{formatMoney(lineTotal(item))}</span>
                 <div className="dash-line__actions">
                   <Button
                     size="small"
@@ -201,6 +231,7 @@ export function LineItemsEditor({
                           category: item.category,
                           quantity: item.quantity,
                           unitPrice: item.unitPrice,
+                          gstFree: item.gstFree,
                         },
                         error: null,
                       })

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '@tyres/platform';
-import { Alert, Button, Card, Form, Result, Select, Spin } from 'antd';
+import { Alert, Button, Card, Form, Radio, Result, Select, Spin } from 'antd';
+import type { AmountType } from '@tyres/kernel';
 import { addInvoiceItem, useCreateInvoice, useJobInvoices } from '../api/billing';
 import { useJob } from '../api/jobs';
 import type { Job } from '../api/types';
@@ -13,35 +14,24 @@ import { useDashboard, useDashboardNavigation } from '../context';
 import { useNotify } from '../hooks/useNotify';
 import { DEFAULT_INVOICE_STATUS, INVOICE_DUE_DAYS } from '../lib/constants';
 import { addDaysToDate, formatDate, perthToday } from '../lib/dates';
-import { serviceLabel, serviceOptionLabel, vehicleLine } from '../lib/format';
-import { formatMoney, fromCents, toCents } from '../lib/money';
+import { serviceLabel, vehicleLine } from '../lib/format';
+import { formatMoney } from '../lib/money';
 import { STATUS_OPTIONS } from './InvoiceEditDialog';
-import { invoiceTotals, lineItemBody, lineItemProblem, newDraftKey, type LineItemDraft } from './line-items';
+import { InvoiceTotals } from './InvoiceTotals';
+import {
+  AMOUNT_TYPE_OPTIONS,
+  DEFAULT_AMOUNT_TYPE,
+  invoiceTotals,
+  lineItemBody,
+  lineItemProblem,
+  serviceLine,
+  type LineItemDraft,
+} from './line-items';
 import { LineItemsEditor } from './LineItemsEditor';
 
 export const SELECT_JOB = 'Please select a job for this invoice.';
 export const ADD_LINE_ITEM = 'Please add at least one line item to the invoice.';
 export const DUE_DATE_REQUIRED = 'Due date is required';
-
-/** A line for the job's service at its value: prices include GST, invoice lines are ex GST (GST goes on top). */
-export function serviceLine(
-  job: Pick<Job, 'serviceType' | 'jobNumber' | 'customerValue' | 'tyreQuantity' | 'tyreSize'>,
-): LineItemDraft {
-  const value = toCents(job.customerValue);
-  const exGst = Number.isFinite(value) ? Math.round((value * 10) / 11) : 0;
-  const tyres =
-    job.serviceType === 'new-tyres' && job.tyreSize
-      ? ` ${job.tyreQuantity ?? ''}× ${job.tyreSize}`.replace('  ', ' ')
-      : '';
-  return {
-    key: newDraftKey(),
-    description: `${serviceOptionLabel(job.serviceType)}${tyres} (job ${job.jobNumber})`,
-    category:
-      job.serviceType === 'new-tyres' ? 'tyre' : job.serviceType === 'battery-service' ? 'battery' : 'labour',
-    quantity: 1,
-    unitPrice: fromCents(exGst),
-  };
-}
 
 function JobDetails({ job }: { job: Job }) {
   return (
@@ -83,7 +73,10 @@ function JobDetails({ job }: { job: Job }) {
         </div>
         <div>
           <dt>Job value</dt>
-          <dd className="dash-money">{formatMoney(job.customerValue)}</dd>
+          <dd>
+            <span className="dash-money">{formatMoney(job.customerValue)}</span>{' '}
+            <span className="dash-muted">(inc. GST)</span>
+          </dd>
         </div>
       </dl>
     </Card>
@@ -94,7 +87,7 @@ function JobDetails({ job }: { job: Job }) {
 export function NewInvoicePage() {
   const [params] = useSearchParams();
   const jobId = params.get('jobId') ?? '';
-  const { business } = useDashboard();
+  const { business, isAdmin } = useDashboard();
   const nav = useDashboardNavigation();
   const notify = useNotify();
   const job = useJob(jobId || null);
@@ -102,11 +95,13 @@ export function NewInvoicePage() {
   const create = useCreateInvoice();
   const [items, setItems] = useState<LineItemDraft[]>([]);
   const [status, setStatus] = useState<string>(DEFAULT_INVOICE_STATUS);
+  const [amountType, setAmountType] = useState<AmountType>(DEFAULT_AMOUNT_TYPE);
   const [invoiceDate] = useState(() => perthToday());
   const [dueDate, setDueDate] = useState<string | null>(() => addDaysToDate(perthToday(), INVOICE_DUE_DAYS));
   const [dueError, setDueError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const totals = invoiceTotals(items);
+  // What billing will compute from these lines (the same kernel code): it never takes totals from the client.
+  const totals = invoiceTotals(items, amountType);
 
   const page = (content: ReactNode) => (
     <>
@@ -180,14 +175,7 @@ export function NewInvoicePage() {
       let invoiceId: string;
       let invoiceNumber: string | undefined;
       try {
-        const answer = await create.mutateAsync({
-          jobId,
-          status,
-          dueDate: dueDate || null,
-          subtotalAmount: totals.subtotal,
-          gstAmount: totals.gst,
-          totalAmount: totals.total,
-        });
+        const answer = await create.mutateAsync({ jobId, status, dueDate: dueDate || null, amountType });
         invoiceId = answer.customerInvoice.id;
         invoiceNumber = answer.customerInvoice.invoiceNumber;
       } catch (error) {
@@ -208,8 +196,10 @@ export function NewInvoicePage() {
           'Invoice Created',
           `Invoice ${invoiceNumber ?? ''} has been created for job ${theJob.jobNumber}.`.replace('  ', ' '),
         );
-      // Open the stored invoice: with a failed line the staff member can add it again there.
-      if (failed.length) nav.homeWith({ tab: 'invoices', invoice: invoiceId });
+      // Open the stored invoice: with a failed line the staff member can add it again there. Technicians have no
+      // invoices tab: they go back to the job.
+      if (!isAdmin) nav.homeWith({ tab: 'jobs', job: jobId });
+      else if (failed.length) nav.homeWith({ tab: 'invoices', invoice: invoiceId });
       else nav.home('invoices');
     } finally {
       setSaving(false);
@@ -250,8 +240,22 @@ export function NewInvoicePage() {
               ariaDescribedBy={dueError ? 'new-invoice-due-error' : undefined}
             />
           </Form.Item>
-          <Form.Item label="Status" htmlFor="new-invoice-status">
-            <Select id="new-invoice-status" value={status} onChange={setStatus} options={STATUS_OPTIONS} />
+          {isAdmin ? (
+            <Form.Item label="Status" htmlFor="new-invoice-status">
+              <Select id="new-invoice-status" value={status} onChange={setStatus} options={STATUS_OPTIONS} />
+            </Form.Item>
+          ) : (
+            <Form.Item label="Status">
+              <span className="dash-readonly">Draft</span>
+            </Form.Item>
+          )}
+          <Form.Item label="Amounts" className="dash-form-grid__wide">
+            <Radio.Group
+              aria-label="Amounts"
+              value={amountType}
+              onChange={(e) => setAmountType(e.target.value as AmountType)}
+              options={AMOUNT_TYPE_OPTIONS}
+            />
           </Form.Item>
         </Form>
       </Card>
@@ -259,7 +263,7 @@ export function NewInvoicePage() {
         title="Line Items"
         className="dash-form-card"
         extra={
-          <Button size="small" onClick={() => setItems((list) => [...list, serviceLine(theJob)])}>
+          <Button size="small" onClick={() => setItems((list) => [...list, serviceLine(theJob, amountType)])}>
             Add job service
           </Button>
         }
@@ -282,20 +286,7 @@ export function NewInvoicePage() {
         />
       </Card>
       <Card title="Totals" className="dash-form-card">
-        <dl className="dash-totals" aria-label="Invoice totals">
-          <div>
-            <dt>Subtotal</dt>
-            <dd>{formatMoney(totals.subtotal)}</dd>
-          </div>
-          <div>
-            <dt>GST (10%)</dt>
-            <dd>{formatMoney(totals.gst)}</dd>
-          </div>
-          <div className="dash-totals__grand">
-            <dt>Total</dt>
-            <dd>{formatMoney(totals.total)}</dd>
-          </div>
-        </dl>
+        <InvoiceTotals totals={totals} amountType={amountType} />
       </Card>
       <div className="dash-form-actions">
         <Button size="large" onClick={() => nav.home('invoices')}>

@@ -13,6 +13,7 @@ import { formatDate, formatTimestamp } from '../lib/dates';
 import { dialable, serviceLabel, statusLabel, vehicleLine } from '../lib/format';
 import { formatMoney } from '../lib/money';
 import { deleteJobMessage } from '../tabs/JobsTab';
+import { JobInvoices } from './JobInvoices';
 import { JobPhotos } from './JobPhotos';
 import { jobProgress } from './progress';
 import { PurchaseInvoices } from './PurchaseInvoices';
@@ -150,12 +151,14 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
 }
 
 function JobDetailBody({ job, onClose }: { job: Job; onClose: () => void }) {
+  // The invoice Generate found already made for this job (billing's 409), pointed out in Customer Invoices.
+  const [existingInvoice, setExistingInvoice] = useState<{ message: string } | null>(null);
   const tyres = job.tyreSize ? `${job.tyreSize}${job.tyreQuantity ? ` × ${job.tyreQuantity}` : ''}` : null;
   return (
     <div className="dash-detail">
       <div className="dash-detail__primary">
         <section className="dash-detail__section dash-detail__status" aria-label="Status actions">
-          <StatusActions job={job} />
+          <StatusActions job={job} onInvoiceExists={setExistingInvoice} />
         </section>
         <Communication job={job} />
         <section className="dash-detail__section" aria-labelledby="jd-customer">
@@ -203,7 +206,13 @@ function JobDetailBody({ job, onClose }: { job: Job; onClose: () => void }) {
               ...(job.tyreBrand ? ([['Brand', job.tyreBrand]] as [string, ReactNode][]) : []),
               ['Scheduled', `${formatDate(job.scheduledDate)}, ${job.timeSlot}`],
               ['Address', `${job.address}, ${job.suburb} ${job.postcode}`],
-              ['Value', <span className="dash-money">{formatMoney(job.customerValue)}</span>],
+              [
+                'Value',
+                <>
+                  <span className="dash-money">{formatMoney(job.customerValue)}</span>{' '}
+                  <span className="dash-muted">(inc. GST)</span>
+                </>,
+              ],
               ...(job.paymentMethod
                 ? ([
                     [
@@ -226,6 +235,7 @@ function JobDetailBody({ job, onClose }: { job: Job; onClose: () => void }) {
       <div className="dash-detail__secondary">
         <Progress job={job} />
         <JobPhotos job={job} />
+        <JobInvoices job={job} existing={existingInvoice} />
         <PurchaseInvoices job={job} />
         <OtherActions job={job} onDeleted={onClose} />
       </div>

@@ -1,18 +1,29 @@
 import { useEffect } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Form, Input, Modal } from 'antd';
+import { Checkbox, Form, Input, Modal } from 'antd';
 import { useSavePurchaseInvoice } from '../api/billing';
 import type { PurchaseInvoice } from '../api/types';
 import { DateField } from '../components/DateField';
 import { Field } from '../components/Field';
-import { normaliseMoneyInput } from '../forms/money-field';
+import { gstPreview, normaliseMoneyInput } from '../forms/money-field';
 import { purchaseInvoiceSchema, type PurchaseInvoiceValues } from '../forms/purchase-invoice';
 import { useNotify } from '../hooks/useNotify';
 import { perthToday } from '../lib/dates';
-import { formatMoney, gstInclusive } from '../lib/money';
+import { formatMoney, moneyString } from '../lib/money';
 
-/** Add/edit purchase invoice (job detail). GST is shown as total / 11; the category is cost-of-goods-sold. */
+const blank = (): PurchaseInvoiceValues => ({
+  invoiceNumber: '',
+  supplierName: '',
+  invoiceDate: perthToday(),
+  totalIncGst: '',
+  gstFree: false,
+});
+
+/**
+ * Add/edit purchase invoice (job detail). GST is shown as total / 11, or $0.00 when the purchase is GST-free; the
+ * category is cost-of-goods-sold.
+ */
 export function PurchaseInvoiceDialog({
   jobId,
   open,
@@ -29,7 +40,7 @@ export function PurchaseInvoiceDialog({
   const save = useSavePurchaseInvoice(jobId);
   const { control, handleSubmit, reset } = useForm<PurchaseInvoiceValues>({
     resolver: zodResolver(purchaseInvoiceSchema),
-    defaultValues: { invoiceNumber: '', supplierName: '', invoiceDate: perthToday(), totalIncGst: '' },
+    defaultValues: blank(),
   });
 
   useEffect(() => {
@@ -41,15 +52,14 @@ export function PurchaseInvoiceDialog({
             supplierName: invoice.supplierName,
             invoiceDate: invoice.invoiceDate?.slice(0, 10) || perthToday(),
             totalIncGst: invoice.totalAmount,
+            gstFree: invoice.gstFree ?? false,
           }
-        : { invoiceNumber: '', supplierName: '', invoiceDate: perthToday(), totalIncGst: '' },
+        : blank(),
     );
   }, [open, invoice, reset]);
 
-  const total = useWatch({ control, name: 'totalIncGst' });
-  const totalNumber = Number((total ?? '').replace(/[$,]/g, ''));
-  const preview =
-    Number.isFinite(totalNumber) && totalNumber > 0 ? gstInclusive(normaliseMoneyInput(total)) : null;
+  const [total, gstFree] = useWatch({ control, name: ['totalIncGst', 'gstFree'] });
+  const preview = gstPreview(total, gstFree);
 
   const onSubmit = handleSubmit(async (values) => {
     const totalAmount = normaliseMoneyInput(values.totalIncGst);
@@ -58,7 +68,8 @@ export function PurchaseInvoiceDialog({
       supplierName: values.supplierName.trim(),
       invoiceDate: values.invoiceDate,
       totalAmount,
-      gstAmount: gstInclusive(totalAmount).gst,
+      gstAmount: moneyString(gstPreview(totalAmount, values.gstFree)?.gst ?? 0n),
+      gstFree: values.gstFree,
     };
     try {
       await save.mutateAsync({ id: invoice?.id, values: payload });
@@ -138,8 +149,11 @@ export function PurchaseInvoiceDialog({
           extra={
             preview ? (
               <span>
-                GST {formatMoney(preview.gst)} · ex GST {formatMoney(preview.exGst)}
+                GST {formatMoney(preview.gst)}
+                {gstFree ? ' (GST-free)' : ''} · ex GST {formatMoney(preview.exGst)}
               </span>
+            ) : gstFree ? (
+              'GST-free: no GST is claimed'
             ) : (
               'GST is calculated as total / 11'
             )
@@ -153,6 +167,15 @@ export function PurchaseInvoiceDialog({
               aria-invalid={meta.invalid || undefined}
               aria-describedby={meta.describedBy}
             />
+          )}
+        />
+        <Controller
+          control={control}
+          name="gstFree"
+          render={({ field }) => (
+            <Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)}>
+              GST-free (no GST in this total)
+            </Checkbox>
           )}
         />
       </Form>

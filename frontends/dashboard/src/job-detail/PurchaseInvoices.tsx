@@ -5,16 +5,24 @@ import type { Job, PurchaseInvoice } from '../api/types';
 import { QueryError } from '../components/QueryError';
 import { useNotify } from '../hooks/useNotify';
 import { formatShortDate } from '../lib/dates';
-import { formatMoney, fromCents, sumMoney, toCents } from '../lib/money';
+import { divideRounded, splitInclusive } from '@tyres/kernel';
+import { cents, formatMoney, moneyString } from '../lib/money';
 import { PurchaseInvoiceDialog } from './PurchaseInvoiceDialog';
 
-/** Profit of a job: its value minus what was bought for it (both inc GST), and the margin on the value. */
-export function jobProfit(customerValue: string, purchases: readonly Pick<PurchaseInvoice, 'totalAmount'>[]) {
-  const costs = sumMoney(purchases.map((p) => p.totalAmount));
-  const value = toCents(customerValue);
-  const profitCents = (Number.isFinite(value) ? value : 0) - toCents(costs);
-  const margin = value > 0 ? Math.round((profitCents / value) * 1000) / 10 : null;
-  return { costs, profit: fromCents(profitCents), margin };
+/**
+ * Profit of a job in ex-GST figures (issue 12): the job's value is GST-inclusive, so its GST (value ÷ 11) is taken
+ * out; each purchase counts without the GST claimed back on it (total − GST, the whole total when GST-free). The
+ * margin is the profit as a percentage of the ex-GST value, to one decimal.
+ */
+export function jobProfit(
+  customerValue: string,
+  purchases: readonly Pick<PurchaseInvoice, 'totalAmount' | 'gstAmount'>[],
+) {
+  const value = splitInclusive(cents(customerValue)).exGst;
+  const costs = purchases.reduce((sum, p) => sum + cents(p.totalAmount) - cents(p.gstAmount), 0n);
+  const profit = value - costs;
+  const margin = value > 0n ? Number(divideRounded(profit * 1000n, value)) / 10 : null;
+  return { value: moneyString(value), costs: moneyString(costs), profit: moneyString(profit), margin };
 }
 
 /** Purchase invoices of a job with the profit they leave (job detail). */
@@ -27,7 +35,7 @@ export function PurchaseInvoices({ job }: { job: Job }) {
   const [editing, setEditing] = useState<PurchaseInvoice | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const invoices = query.data ?? [];
-  const { costs, profit, margin } = jobProfit(job.customerValue, invoices);
+  const { value, costs, profit, margin } = jobProfit(job.customerValue, invoices);
 
   const onToggle = async (invoice: PurchaseInvoice) => {
     try {
@@ -95,7 +103,9 @@ export function PurchaseInvoices({ job }: { job: Job }) {
               </div>
               <div className="dash-purchase__amount">
                 <span className="dash-money">{formatMoney(invoice.totalAmount)}</span>
-                <span className="dash-muted dash-small">GST {formatMoney(invoice.gstAmount)}</span>
+                <span className="dash-muted dash-small">
+                  {invoice.gstFree ? 'GST-free' : `GST ${formatMoney(invoice.gstAmount)}`}
+                </span>
               </div>
               <Space size={4} wrap>
                 <Tag.CheckableTag
@@ -131,17 +141,17 @@ export function PurchaseInvoices({ job }: { job: Job }) {
           ))}
         </ul>
       )}
-      <dl className="dash-profit" aria-label="Profit">
+      <dl className="dash-profit" aria-label="Profit (ex GST)">
         <div>
-          <dt>Job value</dt>
-          <dd>{formatMoney(job.customerValue)}</dd>
+          <dt>Job value (ex GST)</dt>
+          <dd>{formatMoney(value)}</dd>
         </div>
         <div>
-          <dt>Purchases</dt>
+          <dt>Purchases (ex GST)</dt>
           <dd>{formatMoney(costs)}</dd>
         </div>
-        <div className={toCents(profit) < 0 ? 'is-loss' : 'is-profit'}>
-          <dt>Profit</dt>
+        <div className={cents(profit) < 0n ? 'is-loss' : 'is-profit'}>
+          <dt>Profit (ex GST)</dt>
           <dd>
             {formatMoney(profit)}
             {margin !== null && <span className="dash-small"> ({margin}%)</span>}

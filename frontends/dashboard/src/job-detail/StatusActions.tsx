@@ -2,13 +2,21 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Modal } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiJson } from '@tyres/platform';
-import { useGenerateInvoice } from '../api/billing';
+import { invalidateInvoices, useGenerateInvoice } from '../api/billing';
 import { invalidateJobs, useUpdateJobStatus } from '../api/jobs';
 import type { Job } from '../api/types';
 import { useNotify } from '../hooks/useNotify';
 import { enRouteEta } from '../lib/dates';
 import { dialable } from '../lib/format';
+import { existingInvoiceNumber } from './JobInvoices';
 import { enRouteSmsText, statusAction } from './progress';
+
+/**
+ * The toast text while the customer SMS is on its way. It is never called sent here: only notify knows whether a
+ * provider accepted it, and says so over the dashboard's live connection (the `sms_delivery` message).
+ */
+export const smsPendingNote = (eta: string) => ` Sending the customer an SMS with ETA ${eta}…`;
+export const SMS_REFUSED_NOTE = ' The customer SMS could not be sent to this phone number.';
 
 /** Polls the job until its status is no longer `from` (true), or gives up after `timeoutMs` (false). */
 async function movedOnFrom(jobId: string, from: string, timeoutMs = 8000): Promise<boolean> {
@@ -28,9 +36,16 @@ async function movedOnFrom(jobId: string, from: string, timeoutMs = 8000): Promi
 /**
  * The status button of the job detail (spec section 4): Start Work (En Route) offering the customer SMS with an
  * ETA 30 minutes from now, Complete Work, Generate Invoice (then the job moves to invoiced), Mark as Paid, and
- * "Job Complete" once paid.
+ * "Job Complete" once paid. A job that already has an invoice is not invoiced twice: billing answers 409 and
+ * `onInvoiceExists` shows that invoice.
  */
-export function StatusActions({ job }: { job: Job }) {
+export function StatusActions({
+  job,
+  onInvoiceExists,
+}: {
+  job: Job;
+  onInvoiceExists?: (existing: { message: string }) => void;
+}) {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const updateStatus = useUpdateJobStatus();
@@ -50,8 +65,8 @@ export function StatusActions({ job }: { job: Job }) {
       const result = await updateStatus.mutateAsync({ id: job.id, status: to, notifyCustomer });
       const smsNote = notifyCustomer
         ? result?.smsRequested === false
-          ? ' The customer SMS could not be sent to this phone number.'
-          : ` SMS sent to the customer with ETA ${eta}.`
+          ? SMS_REFUSED_NOTE
+          : smsPendingNote(eta)
         : '';
       notify.success(success[0], success[1] + smsNote);
       return true;
@@ -67,6 +82,14 @@ export function StatusActions({ job }: { job: Job }) {
       const answer = await generate.mutateAsync(job.id);
       invoiceNumber = answer?.customerInvoice?.invoiceNumber;
     } catch (error) {
+      const message = error instanceof ApiError && error.status === 409 ? error.serverMessage : undefined;
+      if (message && existingInvoiceNumber(message)) {
+        // Not a failure: the job is invoiced already (e.g. a prepaid booking's paid invoice). Show that one.
+        notify.success('Invoice Already Exists', message);
+        await invalidateInvoices(queryClient);
+        onInvoiceExists?.({ message });
+        return;
+      }
       notify.failure('Invoice Generation Failed', error, 'Failed to generate invoice.');
       return;
     }

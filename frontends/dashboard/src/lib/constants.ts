@@ -5,17 +5,14 @@
 
 export const BUSINESS_TIME_ZONE = 'Australia/Perth';
 
-// --- prices (dollars as 2-decimal strings; arithmetic in cents, see ./money) -------------------------------
+// --- prices, GST included (2-decimal strings; arithmetic in cents, see ./money) ------------------------------
 export const CALLOUT_FEE = '89.80';
 export const PUNCTURE_REPAIR_FEE = '40.00';
 export const PREPAYMENT_DISCOUNT = '30.00';
 export const FITTING_FEE_PER_TYRE = '25.00';
 export const BALANCING_FEE_PER_TYRE = '15.00';
-/** Staff booking form estimate when no tyre price applies: puncture repair 129.80, other non-tyre services 89.80. */
-export const ESTIMATE_PUNCTURE_REPAIR = '129.80';
-export const ESTIMATE_OTHER_SERVICE = '89.80';
-/** GST: 10%. Purchase invoices and expenses hold GST inside the total (total / 11). */
-export const GST_RATE_PERCENT = 10;
+/** Battery service is quoted on site: booked at 0. */
+export const BATTERY_SERVICE_FEE = '0.00';
 
 // --- time slots (spec section 7) --------------------------------------------------------------------------
 export const TIME_SLOTS = [
@@ -65,8 +62,12 @@ export const JOBS_PAGE_SIZE = 25;
 // --- invoices ---------------------------------------------------------------------------------------------
 export const CUSTOMER_INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'cancelled'] as const;
 export type CustomerInvoiceStatus = (typeof CUSTOMER_INVOICE_STATUSES)[number];
+/** The categories staff choose from for a line. */
 export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'note'] as const;
 export type LineItemCategory = (typeof LINE_ITEM_CATEGORIES)[number];
+/** The card surcharge line billing adds to a prepaid booking's invoice: shown, never chosen or edited. */
+export const SURCHARGE_CATEGORY = 'surcharge';
+export type InvoiceLineCategory = LineItemCategory | typeof SURCHARGE_CATEGORY;
 export const DEFAULT_LINE_ITEM_CATEGORY: LineItemCategory = 'labour';
 export const DEFAULT_INVOICE_STATUS: CustomerInvoiceStatus = 'draft';
 export const INVOICE_DUE_DAYS = 30;

@@ -25,8 +25,9 @@ export function statusLabel(status: string): string {
     .join(' ');
 }
 
-/** "cost-of-goods-sold" -> "Cost of goods sold". */
+/** "cost-of-goods-sold" -> "Cost of goods sold"; billing's "surcharge" line -> "Card surcharge". */
 export function categoryLabel(category: string): string {
+  if (category === 'surcharge') return 'Card surcharge';
   const text = category.replace(/-/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -11,13 +11,56 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { Button } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { invalidateJobs, invalidateSlots } from '../api/jobs';
+import { afterStatusChangesOf, invalidateJobs, invalidateSlots } from '../api/jobs';
 import { useDashboard } from '../context';
 import { NOTIFICATION_AUTO_DISMISS_MS, NOTIFICATIONS_VISIBLE } from '../lib/constants';
 import { formatShortDate } from '../lib/dates';
 import { serviceLabel } from '../lib/format';
-import { NotificationConnection, notificationsUrl, type ConnectionStatus } from './connection';
+import { useNotify } from '../hooks/useNotify';
+import {
+  NotificationConnection,
+  notificationsUrl,
+  type ConnectionStatus,
+  type SmsDelivery,
+} from './connection';
 import { notificationsReducer, type NotificationItem } from './list';
+
+/**
+ * The toast for what became of a customer SMS: "SMS sent" only when notify says a provider accepted it. notify's own
+ * text is shown when it says more than the title (a failure carries its reason: "SMS not sent: ...").
+ */
+export function smsDeliveryToast(delivery: SmsDelivery): {
+  title: string;
+  description: string;
+  failed: boolean;
+} {
+  const more = (title: string, otherwise: string) =>
+    delivery.message && delivery.message !== title ? delivery.message : otherwise;
+  switch (delivery.status) {
+    case 'sent':
+      return {
+        title: 'SMS sent',
+        description: more('SMS sent', 'The SMS provider accepted the message to the customer.'),
+        failed: false,
+      };
+    case 'recorded':
+      return {
+        title: 'SMS recorded (no provider configured)',
+        description: more(
+          'SMS recorded (no provider configured)',
+          'Nobody received it: no SMS provider is set up, so the message was only recorded.',
+        ),
+        failed: false,
+      };
+    case 'failed':
+      return {
+        title: 'SMS not sent',
+        description:
+          delivery.message.replace(/^SMS not sent:?\s*/i, '') || 'The customer SMS could not be sent.',
+        failed: true,
+      };
+  }
+}
 
 /** When the job lists are refreshed after a live message (ms). */
 const REFRESH_DELAYS_MS = [0, 1500, 4000];
@@ -96,9 +139,14 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
   const [expanded, setExpanded] = useState(false);
   const [status, setStatus] = useState<ConnectionStatus>('connecting');
   const connection = useRef<NotificationConnection | null>(null);
+  const notify = useNotify();
+  // The connection lives as long as the page: it reads the current toast function through a ref.
+  const notifyRef = useRef(notify);
+  notifyRef.current = notify;
 
   useEffect(() => {
     const timers = new Set<ReturnType<typeof setTimeout>>();
+    const cancels = new Set<() => void>();
     // The jobs service learns of a booking from the same event as notify, so the popup can be a moment ahead of the
     // job lists: refresh now, and again shortly after, until the lists have caught up.
     const refreshLists = () => {
@@ -119,6 +167,19 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
         refreshLists();
       },
       onListChange: refreshLists,
+      onSmsDelivery: (delivery) => {
+        const toast = smsDeliveryToast(delivery);
+        // Shown after the status change that asked for the SMS has raised its own toast (see afterStatusChangesOf).
+        let cancel: (() => void) | undefined;
+        let shown = false;
+        cancel = afterStatusChangesOf(queryClient, delivery.jobId, () => {
+          shown = true;
+          if (cancel) cancels.delete(cancel);
+          if (toast.failed) notifyRef.current.invalid(toast.title, toast.description);
+          else notifyRef.current.success(toast.title, toast.description);
+        });
+        if (!shown) cancels.add(cancel);
+      },
     });
     connection.current = conn;
     conn.start();
@@ -126,6 +187,7 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
       conn.stop();
       connection.current = null;
       for (const timer of timers) clearTimeout(timer);
+      for (const cancel of cancels) cancel();
     };
   }, [queryClient]);
 

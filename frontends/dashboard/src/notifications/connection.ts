@@ -8,7 +8,8 @@ import {
 
 /**
  * The live notification connection (spec sections 4, 7 and 9): WebSocket /ws/notifications; on open the client
- * subscribes (`subscribe_suburbs`, empty = every suburb) and pings every 30 s; the server sends `new_booking`.
+ * subscribes (`subscribe_suburbs`, empty = every suburb) and pings every 30 s; the server sends `new_booking`
+ * (and `job_assigned`, `job_unassigned`, and `sms_delivery` for an SMS this user asked for).
  * An abnormal close reconnects after 1 s, doubling up to 30 s, at most 5 attempts in a row; a normal close
  * (1000), a deactivated account (4003) or stop() does not. Plain class with injectable socket and timers so the rules are unit-tested.
  */
@@ -93,6 +94,39 @@ export function parseNotification(raw: unknown): BookingNotification | null {
   return null;
 }
 
+/** What became of an SMS this staff member asked for (notify's `sms_delivery` message, issue 12). */
+export interface SmsDelivery {
+  jobId: string | null;
+  purpose: string;
+  /** sent: a provider (Twilio) accepted it; recorded: no provider is configured; failed: given up. */
+  status: 'sent' | 'recorded' | 'failed';
+  message: string;
+}
+
+const SMS_STATUSES: readonly SmsDelivery['status'][] = ['sent', 'recorded', 'failed'];
+
+/** An `sms_delivery` message, or null for anything else (including one with a status it does not know). */
+export function parseSmsDelivery(raw: unknown): SmsDelivery | null {
+  if (typeof raw !== 'string') return null;
+  let message: unknown;
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!message || typeof message !== 'object') return null;
+  const { type, data } = message as { type?: unknown; data?: unknown };
+  if (type !== 'sms_delivery' || !data || typeof data !== 'object') return null;
+  const d = data as Record<string, unknown>;
+  if (!SMS_STATUSES.includes(d.status as SmsDelivery['status'])) return null;
+  return {
+    jobId: typeof d.jobId === 'string' ? d.jobId : null,
+    purpose: str(d.purpose),
+    status: d.status as SmsDelivery['status'],
+    message: str(d.message),
+  };
+}
+
 /** Messages that change what the job lists show without deserving a card (e.g. a job taken off a technician). */
 export function isListChange(raw: unknown): boolean {
   if (typeof raw !== 'string') return false;
@@ -112,6 +146,8 @@ export interface ConnectionOptions {
   onNotification: (notification: BookingNotification) => void;
   /** A message that changes job lists without a card (job_unassigned). */
   onListChange?: () => void;
+  /** The outcome of an SMS this user asked for (sms_delivery). */
+  onSmsDelivery?: (delivery: SmsDelivery) => void;
   onStatus: (status: ConnectionStatus) => void;
   /** Suburbs to hear about; empty = all. */
   suburbs?: string[];
@@ -198,7 +234,12 @@ export class NotificationConnection {
     };
     socket.onmessage = (event) => {
       const notification = parseNotification(event.data);
-      if (notification) this.options.onNotification(notification);
+      if (notification) {
+        this.options.onNotification(notification);
+        return;
+      }
+      const sms = parseSmsDelivery(event.data);
+      if (sms) this.options.onSmsDelivery?.(sms);
       else if (isListChange(event.data)) this.options.onListChange?.();
     };
     socket.onerror = () => {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -28,7 +28,10 @@ import {
   TIME_SLOTS,
 } from '../lib/constants';
 import { estimateTotal } from '../lib/estimate';
-import { formatMoney, toCents } from '../lib/money';
+import { cents, formatMoney } from '../lib/money';
+
+/** The tyre price follows the preferred brand once typing pauses this long. */
+const BRAND_PRICE_DEBOUNCE_MS = 400;
 
 const SERVICE_OPTIONS = SERVICE_TYPES.map((s) => ({ value: s.id, label: s.label }));
 const PAYMENT_OPTIONS = PAYMENT_METHODS.map((p) => ({ value: p.value, label: p.label }));
@@ -54,7 +57,7 @@ export function NewBookingPage() {
     defaultValues: bookingDefaults(),
     mode: 'onTouched',
   });
-  const [date, serviceType, width, profile, rim, quantity, paymentMethod] = useWatch({
+  const [date, serviceType, width, profile, rim, quantity, paymentMethod, brand] = useWatch({
     control,
     name: [
       'scheduledDate',
@@ -64,14 +67,21 @@ export function NewBookingPage() {
       'tyreRim',
       'tyreQuantity',
       'paymentMethod',
+      'tyreBrand',
     ],
   });
+  // The preferred brand changes the tyre price (as it does for the booking); asked for once typing pauses.
+  const [priceBrand, setPriceBrand] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setPriceBrand(brand ?? ''), BRAND_PRICE_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [brand]);
   const availability = useAvailability(date);
   const tyreSize =
     serviceType === 'new-tyres'
       ? (tyreSizeOf({ tyreWidth: width, tyreProfile: profile, tyreRim: rim }) ?? null)
       : null;
-  const tyrePrice = useTyrePrice(tyreSize);
+  const tyrePrice = useTyrePrice(tyreSize, priceBrand);
   const needsCallback = Boolean(tyreSize) && tyrePrice.isSuccess && tyrePrice.data === null;
   const estimate = estimateTotal({
     serviceType,
@@ -202,9 +212,14 @@ export function NewBookingPage() {
               title="Service Details"
               className="dash-form-card"
               extra={
-                toCents(estimate) > 0 ? (
+                cents(estimate) > 0n ? (
                   <Tag color="blue" className="dash-estimate" aria-live="polite">
                     Estimated Total: {formatMoney(estimate)}
+                  </Tag>
+                ) : serviceType === 'battery-service' ? (
+                  // Booked at $0: the price is agreed on site.
+                  <Tag className="dash-estimate" aria-live="polite">
+                    Quoted on site
                   </Tag>
                 ) : null
               }

@@ -10,7 +10,7 @@ import { useUrlParam } from '../hooks/useUrlParam';
 import { isDateString } from '../lib/dates';
 import { formatShortDate } from '../lib/dates';
 import { categoryLabel } from '../lib/format';
-import { formatMoney, toCents } from '../lib/money';
+import { cents, formatMoney } from '../lib/money';
 import { CategoryPie, FigureBars, MoneyBarChart, num, PALETTE } from './charts';
 import { PRESETS, presetRange, rangeProblem, type Preset } from './range';
 
@@ -26,7 +26,7 @@ function Stat({ label, value, tone }: { label: string; value: ReactNode; tone?: 
 /** Columns that only fit from small tablets up; phones keep the names, GST and totals. */
 const WIDE: ['sm'] = ['sm'];
 
-const isZero = (v: string | number | null | undefined) => !toCents(v ?? 0);
+const isZero = (v: string | number | null | undefined) => cents(v) === 0n;
 const pct = (v: string | number | null | undefined) => `${Number(v ?? 0).toFixed(1)}%`;
 
 function ReportState({
@@ -57,7 +57,7 @@ export function GstView({ report }: { report: GstReport }) {
     isZero(report.gstCollected) &&
     isZero(report.gstPaid);
   if (empty) return <EmptyState text="No GST data available for the selected period" />;
-  const net = toCents(report.netGST);
+  const net = cents(report.netGST);
   return (
     <div className="dash-report">
       <Alert
@@ -70,9 +70,9 @@ export function GstView({ report }: { report: GstReport }) {
         <Stat label="GST Collected" value={formatMoney(report.gstCollected)} />
         <Stat label="GST Paid" value={formatMoney(report.gstPaid)} />
         <Stat
-          label={net >= 0 ? 'Net GST Payable' : 'Net GST Refund'}
+          label={net >= 0n ? 'Net GST Payable' : 'Net GST Refund'}
           value={formatMoney(report.netGST)}
-          tone={net > 0 ? 'bad' : 'good'}
+          tone={net > 0n ? 'bad' : 'good'}
         />
       </div>
       <FigureBars
@@ -277,12 +277,13 @@ export function PayablesView({ report }: { report: PayablesReport }) {
 export function PlView({ report }: { report: EnhancedPlReport }) {
   const empty = isZero(report.revenue.totalRevenue) && isZero(report.expenses.totalExpenses);
   if (empty) return <EmptyState text="No P&L data available for the selected period" />;
-  const net = toCents(report.profit.netProfit);
+  const net = cents(report.profit.netProfit);
   return (
     <div className="dash-report">
+      <p className="dash-muted">Every figure excludes GST (income is the invoices&apos; amounts less their GST).</p>
       <div className="dash-stats">
-        <Stat label="Total Revenue" value={formatMoney(report.revenue.totalRevenue)} />
-        <Stat label="Total Expenses" value={formatMoney(report.expenses.totalExpenses)} />
+        <Stat label="Total Revenue (ex GST)" value={formatMoney(report.revenue.totalRevenue)} />
+        <Stat label="Total Expenses (ex GST)" value={formatMoney(report.expenses.totalExpenses)} />
         <Stat
           label={`Gross Profit (${pct(report.profit.grossMargin)})`}
           value={formatMoney(report.profit.grossProfit)}
@@ -290,7 +291,7 @@ export function PlView({ report }: { report: EnhancedPlReport }) {
         <Stat
           label={`Net Profit (${pct(report.profit.netMargin)})`}
           value={formatMoney(report.profit.netProfit)}
-          tone={net >= 0 ? 'good' : 'bad'}
+          tone={net >= 0n ? 'good' : 'bad'}
         />
       </div>
       <h3 className="dash-detail__heading">Revenue vs Expenses</h3>

@@ -9,13 +9,13 @@ import { EmptyState } from '../components/EmptyState';
 import { Field } from '../components/Field';
 import { QueryError } from '../components/QueryError';
 import { expenseSchema, type ExpenseValues } from '../forms/expense';
-import { normaliseMoneyInput } from '../forms/money-field';
+import { gstPreview, normaliseMoneyInput } from '../forms/money-field';
 import { useNotify } from '../hooks/useNotify';
 import { useUrlParam } from '../hooks/useUrlParam';
 import { DEFAULT_EXPENSE_CATEGORY, EXPENSE_CATEGORIES, EXPENSE_FORM_CATEGORIES } from '../lib/constants';
 import { formatShortDate, perthToday } from '../lib/dates';
 import { categoryLabel } from '../lib/format';
-import { formatMoney, gstInclusive, sumMoney } from '../lib/money';
+import { formatMoney, moneyString, sumCents } from '../lib/money';
 
 const CATEGORY_FILTER = [
   { value: 'all', label: 'All categories' },
@@ -38,9 +38,13 @@ const emptyValues = (): ExpenseValues => ({
   dueDate: null,
   isPaid: false,
   notes: '',
+  gstFree: false,
 });
 
-/** The request body of the expense form: amount inc GST with GST = amount / 11; blanks become null. */
+/**
+ * The request body of the expense form: amount inc GST with GST = amount / 11 (none when GST-free); blanks become
+ * null.
+ */
 export function expensePayload(values: ExpenseValues): ExpenseInput {
   const amount = normaliseMoneyInput(values.totalIncGst);
   return {
@@ -48,7 +52,8 @@ export function expensePayload(values: ExpenseValues): ExpenseInput {
     invoiceNumber: values.invoiceNumber.trim() || null,
     description: values.description.trim(),
     amount,
-    gstAmount: gstInclusive(amount).gst,
+    gstAmount: moneyString(gstPreview(amount, values.gstFree)?.gst ?? 0n),
+    gstFree: values.gstFree,
     category: values.category,
     expenseDate: values.expenseDate!,
     dueDate: values.dueDate || null,
@@ -87,14 +92,13 @@ export function ExpenseDialog({
             dueDate: expense.dueDate?.slice(0, 10) ?? null,
             isPaid: expense.isPaid,
             notes: expense.notes ?? '',
+            gstFree: expense.gstFree ?? false,
           }
         : emptyValues(),
     );
   }, [open, expense, reset]);
-  const total = useWatch({ control, name: 'totalIncGst' }) ?? '';
-  const totalNumber = Number(total.replace(/[$,]/g, ''));
-  const gst =
-    Number.isFinite(totalNumber) && totalNumber > 0 ? gstInclusive(normaliseMoneyInput(total)) : null;
+  const [total, gstFree] = useWatch({ control, name: ['totalIncGst', 'gstFree'] });
+  const gst = gstPreview(total, gstFree);
 
   const onSubmit = handleSubmit(async (values) => {
     const payload = expensePayload(values);
@@ -188,8 +192,10 @@ export function ExpenseDialog({
           id="expense-total"
           extra={
             gst
-              ? `GST ${formatMoney(gst.gst)} (total / 11) · ex GST ${formatMoney(gst.exGst)}`
-              : 'GST is calculated as total / 11'
+              ? `GST ${formatMoney(gst.gst)} (${gstFree ? 'GST-free' : 'total / 11'}) · ex GST ${formatMoney(gst.exGst)}`
+              : gstFree
+                ? 'GST-free: no GST is claimed'
+                : 'GST is calculated as total / 11'
           }
           render={(field, meta) => (
             <Input
@@ -220,6 +226,15 @@ export function ExpenseDialog({
             render={(field, meta) => <Input.TextArea {...field} id={meta.id} rows={2} />}
           />
         </div>
+        <Controller
+          control={control}
+          name="gstFree"
+          render={({ field }) => (
+            <Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)}>
+              GST-free (no GST in this amount)
+            </Checkbox>
+          )}
+        />
         <Controller
           control={control}
           name="isPaid"
@@ -277,7 +292,9 @@ function ExpenseCard({ expense, onEdit }: { expense: BusinessExpense; onEdit: ()
             <dt>Amount</dt>
             <dd className="dash-money">
               {formatMoney(expense.amount)}{' '}
-              <span className="dash-muted dash-small">(GST {formatMoney(expense.gstAmount)})</span>
+              <span className="dash-muted dash-small">
+                ({expense.gstFree ? 'GST-free' : `GST ${formatMoney(expense.gstAmount)}`})
+              </span>
             </dd>
           </div>
           <div>
@@ -377,15 +394,15 @@ export function ExpensesTab() {
         <div className="dash-stats dash-stats--3" role="group" aria-label="Totals">
           <div className="dash-stat">
             <span className="dash-stat__label">Total</span>
-            <span className="dash-stat__value">{formatMoney(sumMoney(list.map((e) => e.amount)))}</span>
+            <span className="dash-stat__value">{formatMoney(sumCents(list.map((e) => e.amount)))}</span>
           </div>
           <div className="dash-stat">
             <span className="dash-stat__label">GST</span>
-            <span className="dash-stat__value">{formatMoney(sumMoney(list.map((e) => e.gstAmount)))}</span>
+            <span className="dash-stat__value">{formatMoney(sumCents(list.map((e) => e.gstAmount)))}</span>
           </div>
           <div className="dash-stat">
             <span className="dash-stat__label">Unpaid</span>
-            <span className="dash-stat__value">{formatMoney(sumMoney(unpaid.map((e) => e.amount)))}</span>
+            <span className="dash-stat__value">{formatMoney(sumCents(unpaid.map((e) => e.amount)))}</span>
           </div>
         </div>
       )}

@@ -45,6 +45,7 @@ function isStubResponse(value: unknown): value is StubResponse {
     (v.status === undefined || typeof v.status === 'number')
   );
 }
+/** Answers a request; may answer later (a Promise), to hold a request open while the test does something else. */
 export type Handler = (request: { url: URL; method: string; body: unknown }) => StubResponse | unknown;
 export interface Call {
   method: string;
@@ -72,7 +73,7 @@ export function stubFetch(routes: Record<string, Handler | unknown>): Call[] {
     let answer: StubResponse = { status: 404, body: { message: `no stub for ${method} ${url.pathname}` } };
     if (key) {
       const route = routes[key];
-      const result = typeof route === 'function' ? (route as Handler)({ url, method, body }) : route;
+      const result: unknown = typeof route === 'function' ? await (route as Handler)({ url, method, body }) : route;
       answer = isStubResponse(result) ? result : { body: result };
     }
     const status = answer.status ?? 200;

@@ -1,6 +1,7 @@
 import '../testing/polyfills';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { formatMoney, gstInInclusive } from '@tyres/kernel';
 import { renderWithSite, stubFetch, type StubAnswer, type StubCall } from '../testing/render';
 import BookingDialog from './BookingDialog';
 
@@ -46,16 +47,17 @@ function quoteAnswer(call: StubCall) {
       },
     };
   }
-  const sub = body.serviceType === 'new-tyres' ? 199 * body.quantity + 89.8 : 129.8;
-  const discount = body.prepaid ? 30 : 0;
+  // The booking service's rules, in cents: prices include GST, whose share is total ÷ 11 (issue 12).
+  const sub = body.serviceType === 'new-tyres' ? 19900n * BigInt(body.quantity) + 8980n : 12980n;
+  const discount = body.prepaid ? 3000n : 0n;
   const total = sub - discount;
   return {
     json: {
-      items: [{ description: 'Service', price: sub.toFixed(2) }],
-      subtotal: sub.toFixed(2),
-      discount: discount.toFixed(2),
-      gst: (total / 10).toFixed(2),
-      total: total.toFixed(2),
+      items: [{ description: 'Service', price: formatMoney(sub) }],
+      subtotal: formatMoney(sub),
+      discount: formatMoney(discount),
+      gst: formatMoney(gstInInclusive(total)),
+      total: formatMoney(total),
       callbackRequired: false,
     },
   };
@@ -301,8 +303,10 @@ describe('booking dialog: steps', () => {
     const warning = await screen.findByRole('alertdialog', { name: 'Replacing just one tyre?' });
     await user.click(within(warning).getByRole('button', { name: 'Make it 2 tyres' }));
     expect(screen.getByRole('radio', { name: '2' })).toBeChecked();
-    // 2 tyres at 199 + 89.80 callout - 30 prepaid
+    // 2 tyres at 199 + 89.80 callout - 30 prepaid; the GST in the label is the server's (457.80 ÷ 11, not 10%).
     expect(await screen.findByText('$457.80')).toBeInTheDocument();
+    expect(screen.getByText('Total (inc. GST $41.62)')).toBeInTheDocument();
+    expect(screen.getByLabelText('was $487.80')).toBeInTheDocument();
     const quote = calls.filter((c) => c.path === '/api/pricing/quote').pop();
     expect(quote?.body).toEqual({
       serviceType: 'new-tyres',
@@ -518,8 +522,10 @@ describe('booking dialog: submitting', () => {
     const { user } = setup();
     await toContactStep(user);
     expect(await screen.findByText('Total to pay now: $99.80')).toBeInTheDocument();
+    expect(screen.getByText('Total (inc. GST $9.07)')).toBeInTheDocument(); // 99.80 ÷ 11
     await user.click(screen.getByRole('radio', { name: /Cash on Delivery/ }));
     expect(await screen.findByText('Total to pay on site: $129.80')).toBeInTheDocument();
+    expect(screen.getByText('Total (inc. GST $11.80)')).toBeInTheDocument(); // 129.80 ÷ 11, not 12.98
   });
 
   test('prepaid: quote, then "Continue to Secure Payment" goes to the checkout', async () => {

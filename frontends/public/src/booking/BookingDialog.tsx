@@ -17,9 +17,9 @@ import { injectStyles } from '@tyres/platform/styles';
 import { useToast } from '@tyres/platform/toast';
 import { dialogEntryOnTop } from '../components/booking-history';
 import { CheckIcon, CloseIcon } from '../components/icons';
-import { serviceLabel, type ServiceType } from '../site/content';
+import { CARD_SURCHARGE, serviceLabel, type ServiceType } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
-import { formatLongDate, formatMoney } from '../site/format';
+import { formatLongDate, formatMoney, moneyCents } from '../site/format';
 import {
   createBooking,
   createQuote,
@@ -605,7 +605,7 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
                 quote.data &&
                 !callbackRequired &&
                 !quote.isFetching &&
-                Number(quote.data.total) > 0 && (
+                moneyCents(quote.data.total) > 0n && (
                   <p className="bk-dialog__total">
                     {`${prepaid ? 'Total to pay now' : 'Total to pay on site'}: ${formatMoney(quote.data.total)}`}
                   </p>
@@ -719,8 +719,8 @@ function Confirmation({
           Almost done: secure your booking
         </h3>
         <p className="bk-step__lead">
-          Your time slot is held for you. Pay {formatMoney(outcome.amount)} by card to confirm it (a 1.7% card
-          surcharge applies).
+          Your time slot is held for you. Pay {formatMoney(outcome.amount)} by card to confirm it (a{' '}
+          {CARD_SURCHARGE} card surcharge applies).
           {outcome.expiresAt && (
             <>
               {' '}

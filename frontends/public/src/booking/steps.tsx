@@ -3,7 +3,7 @@ import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { PhoneIcon } from '../components/icons';
 import { SERVICE_OPTIONS, PREPAID_SAVING } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
-import { formatMoney } from '../site/format';
+import { formatMoney, moneyCents } from '../site/format';
 import { AddressField } from './AddressField';
 import { useTimeSlots, useTyrePrice, type PriceQuote } from './api';
 import { Calendar } from './Calendar';
@@ -184,8 +184,11 @@ export function QuoteSummary({
       </div>
     );
   }
-  const total = Number(quote.total);
-  const discount = Number(quote.discount);
+  // Every figure is the server's: the GST in the label is the quote's own `gst` (total ÷ 11), never worked out here.
+  const total = moneyCents(quote.total);
+  const discount = moneyCents(quote.discount);
+  // The price before the prepaid discount (spec: "original price shown is total plus 30").
+  const was = total + discount;
   return (
     <div className="bk-quote" aria-live="polite">
       <p className="bk-quote__heading">Price</p>
@@ -196,7 +199,7 @@ export function QuoteSummary({
             <dd>{formatMoney(item.price)}</dd>
           </div>
         ))}
-        {discount > 0 && (
+        {discount > 0n && (
           <div className="bk-quote__line bk-quote__line--saving">
             <dt>Prepaid online discount</dt>
             <dd>-{formatMoney(discount)}</dd>
@@ -205,16 +208,16 @@ export function QuoteSummary({
         <div className="bk-quote__line bk-quote__line--total">
           <dt>Total (inc. GST {formatMoney(quote.gst)})</dt>
           <dd>
-            {prepaid && discount > 0 && (
-              <s className="bk-quote__was" aria-label={`was ${formatMoney(total + 30)}`}>
-                {formatMoney(total + 30)}
+            {prepaid && discount > 0n && (
+              <s className="bk-quote__was" aria-label={`was ${formatMoney(was)}`}>
+                {formatMoney(was)}
               </s>
             )}{' '}
             <span className="bk-quote__total">{formatMoney(total)}</span>
           </dd>
         </div>
       </dl>
-      {!prepaid && total > 0 && <p className="bk-hint">Prepay online and save {PREPAID_SAVING}.</p>}
+      {!prepaid && total > 0n && <p className="bk-hint">Prepay online and save {PREPAID_SAVING}.</p>}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { HOURS_LONG, PAY_IN_4, PAYMENT_METHODS } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { BookButton } from './booking-context';
+import { CallFab } from './CallFab';
 import { CloseIcon, MenuIcon, PhoneIcon } from './icons';
 
 const NAV_LINKS = [
@@ -201,11 +202,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
         </div>
       </footer>
 
-      {business.phone && (
-        <a className="pub-fab" href={`tel:${business.phone}`} aria-label={`Call now on ${phone}`}>
-          <PhoneIcon size={26} />
-        </a>
-      )}
+      {business.phone && <CallFab phone={business.phone} phoneText={phone ?? business.phone} />}
     </div>
   );
 }

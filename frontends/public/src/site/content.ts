@@ -2,6 +2,7 @@
  * The public site's facts and constants (product spec sections 1, 2 and 9). Every claim the site makes comes
  * from here, so the pages, the metadata and the structured data cannot drift apart.
  */
+import { CARD_SURCHARGE_LABEL } from '@tyres/kernel';
 
 export const HOURS_SHORT = 'Mon–Fri 8am–4pm';
 export const HOURS_LONG = 'Monday to Friday, 8am–4pm';
@@ -15,7 +16,8 @@ export const PREPAID_SAVING = '$30';
 export const NEW_TYRES_FROM = '$139';
 export const CALLOUT_FEE = '$89.80';
 export const PUNCTURE_REPAIR = '$40';
-export const CARD_SURCHARGE = '1.7%';
+/** The card surcharge rate as billing charges it (the kernel's rule). */
+export const CARD_SURCHARGE = CARD_SURCHARGE_LABEL;
 export const QUOTE_VALIDITY = '7 days';
 export const LEGAL_LAST_UPDATED = 'October 2024';
 export const BUSINESS_TIME_ZONE = 'Australia/Perth';

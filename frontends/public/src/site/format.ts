@@ -1,10 +1,18 @@
-/** Display formats (Australian English). */
-export function formatMoney(value: string | number | null | undefined): string {
-  const n = typeof value === 'number' ? value : Number.parseFloat(value ?? '');
-  if (!Number.isFinite(n)) return '$0.00';
-  return `${n < 0 ? '-' : ''}$${Math.abs(n)
-    .toFixed(2)
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+import { formatAud, parseMoneyInput } from '@tyres/kernel';
+
+/**
+ * Display formats (Australian English). Money comes from the server as 2-decimal strings and is shown exactly as
+ * sent, through the kernel's formatting (integer cents, never floating point): "$1,234.50". Something that is not
+ * money shows as $0.00.
+ */
+export function formatMoney(value: string | number | bigint | null | undefined): string {
+  return formatAud(typeof value === 'bigint' ? value : moneyCents(value));
+}
+
+/** Integer cents of a server amount ("129.80" -> 12980n); 0 when it is not money. */
+export function moneyCents(value: string | number | null | undefined): bigint {
+  const parsed = parseMoneyInput(value ?? '');
+  return parsed.ok ? parsed.cents : 0n;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
