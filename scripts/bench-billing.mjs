@@ -145,7 +145,8 @@ async function waitReady(base, proc, timeoutMs = 60_000) {
   for (;;) {
     if (proc.child.exitCode !== null) throw new Error(`billing exited during start-up:\n${proc.output()}`);
     try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
+      const res = await fetch(`${base}/readyz`);
+      if (res.ok && (await res.json().catch(() => ({}))).status === 'ready') return;
     } catch {
       // not listening yet
     }
@@ -239,7 +240,14 @@ async function main() {
   const ids = await seed(DATABASE_URL, INVOICES);
   await cleanupRedis(env);
 
-  const billingEnv = { ...env, PORT: String(PORT), HOST: '127.0.0.1', RUN_WORKERS: 'true' };
+  // NODE_ENV=production: billing refuses to start without a Stripe webhook signing secret (issue 14 item 8).
+  const billingEnv = {
+    ...env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    RUN_WORKERS: 'true',
+    STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET || 'whsec_bench_not_a_real_secret',
+  };
   const proc = startBilling(billingEnv);
   const base = `http://127.0.0.1:${PORT}`;
   try {

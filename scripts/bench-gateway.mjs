@@ -3,6 +3,7 @@
 // (autocannon, 50 connections, 10 s each, three alternating rounds). Budget: gateway throughput >= 70% of
 // direct at saturation (50 connections); added p99 < 5 ms, measured on one connection where nothing queues
 // (the saturated figure is printed too).
+import os from 'node:os';
 import autocannon from 'autocannon';
 import { checkInfra, run, stackEnv, startServices, stopServices, waitForHealthy } from './lib/stack.mjs';
 
@@ -30,6 +31,13 @@ function measure(url, connections = CONNECTIONS) {
   });
 }
 
+/** The machine is shared: a run means little without the load it ran under. */
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
 async function main() {
   const env = stackEnv(process.env, {
     DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/tyres_bench',
@@ -54,6 +62,7 @@ async function main() {
     const viaUrl = `http://127.0.0.1:${gateway.port}${PATH}`;
     const probe = await fetch(viaUrl);
     console.log(`Request: GET ${PATH} → ${probe.status} through the gateway`);
+    console.log(`load average (1, 5, 15 min) before: ${loadAverage()}`);
 
     await measure(viaUrl); // warm-up (JIT, keep-alive pools), result discarded
 
@@ -97,6 +106,7 @@ async function main() {
       `added latency, 1 connection: p50 ${addedP50} ms, p99 ${addedP99} ms (median of ${ROUNDS} rounds; budget: p99 < 5 ms)`,
     );
     console.log(`added p99 at saturation ${addedP99Saturated} ms (queueing; for reference)`);
+    console.log(`load average (1, 5, 15 min) after: ${loadAverage()}`);
     const errors = [...saturated, ...paced].some(
       (r) => r.direct.non2xx || r.via.non2xx || r.direct.errors || r.via.errors,
     );

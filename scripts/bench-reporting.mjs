@@ -36,7 +36,8 @@ const {
   pgExecutor,
   serviceTopology,
   BookingCreated,
-  CustomerInvoiceIssued,
+  // The generated books are tax exclusive v1 invoices (reporting consumes v1 and v2); the unversioned alias is v2.
+  CustomerInvoiceIssuedV1: CustomerInvoiceIssued,
   ExpenseRecorded,
   JobCompleted,
   PurchaseInvoiceRecorded,
@@ -308,7 +309,8 @@ async function waitReady(proc, timeoutMs = 60_000) {
       throw new Error(`${proc.name} exited (${proc.child.exitCode}):\n${proc.tail.join('\n')}`);
     try {
       const res = await fetch(`http://127.0.0.1:${proc.port}/readyz`);
-      if (res.ok) return;
+      // Every check, dependencies included: the consumer must be bound before the bench publishes.
+      if (res.ok && (await res.json().catch(() => ({}))).status === 'ready') return;
     } catch {
       // not listening yet
     }

@@ -2,7 +2,8 @@
 // `npm start`: install if needed, check infra, build, migrate, seed, run every service behind http://localhost:8080.
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkInfra, devSecrets, ROOT, run, stackEnv, startServices, stopServices, waitForHealthy } from './lib/stack.mjs';
+import { ensureInfra } from './lib/local-infra.mjs';
+import { devSecrets, ROOT, run, stackEnv, startServices, stopServices, waitForHealthy } from './lib/stack.mjs';
 
 const step = (s) => console.log(`\n\x1b[1m▸ ${s}\x1b[0m`);
 
@@ -14,15 +15,17 @@ async function main() {
 
   const env = stackEnv(process.env);
   step('Checking PostgreSQL, RabbitMQ and Redis');
-  if (!(await checkInfra(env))) process.exit(1);
+  // What is missing on this machine is started with Docker when it can be (docker-compose.yml), else explained.
+  if (!(await ensureInfra(env))) process.exit(1);
 
   step('Building (Prisma clients, TypeScript, front ends)');
   await run('npm', ['run', 'build'], { env });
 
-  step('Applying database migrations');
+  // As the administrator (DATABASE_URL): the service roles first, then each schema's migrations as its owner role.
+  step('Setting up database roles and applying migrations');
   await run(process.execPath, ['scripts/db-migrate.mjs', 'deploy'], { env });
 
-  step('Starting services');
+  step('Starting services (each as its own database role)');
   const procs = startServices(env);
   let stopping = false;
   const stop = async (code) => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check, in the order that fails fastest. Unit and integration suites (jest, real Postgres,
-// RabbitMQ and Redis), static checks, then the end-to-end specs in headless Chromium against the built stack.
+// RabbitMQ and Redis), static checks, the end-to-end specs in headless Chromium against the built stack, then the
+// production-parity journeys against the stack as docker-compose.yml describes it (scripts/parity.mjs).
 // Ends with one summary line "N passed, N failed, N skipped".
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,6 +48,10 @@ await stage('typecheck', () => run('npm', ['run', 'typecheck']));
 await stage('lint', () => run('npx', ['eslint', '.']));
 await stage('end-to-end tests (Chromium)', () =>
   run(process.execPath, ['scripts/e2e.mjs']).finally(() => count(path.join(results, 'jest-e2e.json'))),
+);
+// The stack as docker-compose.yml runs it (host processes, compose's environment), on the build the e2e stage made.
+await stage('production parity (docker-compose.yml)', () =>
+  run(process.execPath, ['scripts/parity.mjs']).finally(() => count(path.join(results, 'jest-parity.json'))),
 );
 
 console.log(`\n${failures.length ? `✖ failed stages: ${failures.join(', ')}` : '✔ all stages passed'}`);

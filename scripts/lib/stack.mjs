@@ -6,6 +6,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { appDatabaseUrl, databasePasswordVariable, databaseUrlVariable, rolePrefix } from './database-roles.mjs';
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export const SERVICES = [
@@ -72,28 +74,61 @@ export async function checkInfra(env) {
   return missing.length === 0;
 }
 
+/** Generators of every local secret; a key missing from an older .run/dev-secrets.json is added on the next start. */
+function secretGenerators() {
+  let keyPair;
+  const pair = () => (keyPair ??= generateKeyPairSync('ec', { namedCurve: 'P-256' }));
+  return {
+    SESSION_SECRET: () => randomBytes(48).toString('base64url'),
+    INTERNAL_JWT_PRIVATE_KEY: () => pair().privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    INTERNAL_JWT_PUBLIC_KEY: () => pair().publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    ADMIN_USERNAME: () => 'admin',
+    ADMIN_PASSWORD: () => randomBytes(9).toString('base64url'),
+    // Each service's database role (scripts/lib/database-roles.mjs); hex, so it needs no escaping in a URL.
+    ...Object.fromEntries(SERVICES.map((s) => [databasePasswordVariable(s.name), () => randomBytes(24).toString('hex')])),
+  };
+}
+
 /**
  * Local-only secrets, generated once into .run/ (git-ignored): the session secret, the gateway's ES256 key pair
- * for forwarded identities, and the first admin's password so `npm start` can print the login.
+ * for forwarded identities, the first admin's password so `npm start` can print the login, and the password of each
+ * service's database role.
  */
 export function devSecrets(env) {
   const dir = path.join(ROOT, '.run');
   const file = path.join(dir, 'dev-secrets.json');
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(dir, { recursive: true });
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const secrets = {
-      SESSION_SECRET: randomBytes(48).toString('base64url'),
-      INTERNAL_JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      INTERNAL_JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      ADMIN_USERNAME: 'admin',
-      ADMIN_PASSWORD: randomBytes(9).toString('base64url'),
-    };
-    fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  const stored = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+  const generators = secretGenerators();
+  const missing = Object.keys(generators).filter((key) => !(key in stored));
+  // The key pair is generated as one: never keep half of an old pair.
+  if (missing.some((key) => key.startsWith('INTERNAL_JWT_'))) {
+    delete stored.INTERNAL_JWT_PRIVATE_KEY;
+    delete stored.INTERNAL_JWT_PUBLIC_KEY;
   }
-  const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (missing.length) {
+    for (const key of Object.keys(generators)) if (!(key in stored)) stored[key] = generators[key]();
+    fs.mkdirSync(dir, { recursive: true });
+    // Written to a temporary file and renamed: a concurrent start never reads half a file.
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  }
   // Values from the real environment win over the generated ones.
   return Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, env[k] || v]));
+}
+
+/**
+ * Each service's own DATABASE_URL (its app role on the stack's database), as <SERVICE>_DATABASE_URL: the migrator
+ * sets each role's password from it (scripts/db-migrate.mjs) and startServices hands it to the service.
+ */
+function serviceDatabaseUrls(env, secrets) {
+  const prefix = rolePrefix(env);
+  return Object.fromEntries(
+    SERVICES.map((s) => [
+      databaseUrlVariable(s.name),
+      appDatabaseUrl(env.DATABASE_URL, s.name, secrets[databasePasswordVariable(s.name)], prefix),
+    ]),
+  );
 }
 
 /** Environment for every service process of a local stack. */
@@ -109,6 +144,7 @@ export function stackEnv(base, overrides = {}) {
     ...env,
     ...secrets,
     ...urls,
+    ...serviceDatabaseUrls(env, secrets),
     NODE_ENV: env.NODE_ENV ?? 'development',
     COOKIE_SECURE: 'false',
     STATIC_DIR: ROOT,
@@ -134,6 +170,22 @@ export function run(cmd, args, opts = {}) {
 const COLORS = [36, 33, 35, 32, 34, 31];
 
 /**
+ * A service's environment: DATABASE_URL is its own role's (<SERVICE>_DATABASE_URL, made by stackEnv), and neither
+ * the administrator's URL nor another service's credentials reach it. Without <SERVICE>_DATABASE_URL (an environment
+ * not made by stackEnv) DATABASE_URL is passed as given.
+ */
+function serviceEnv(env, service) {
+  const own = env[databaseUrlVariable(service)];
+  const result = { ...env };
+  for (const s of SERVICES) {
+    delete result[databaseUrlVariable(s.name)];
+    delete result[databasePasswordVariable(s.name)];
+  }
+  if (own) result.DATABASE_URL = own;
+  return result;
+}
+
+/**
  * Starts each service's compiled main.js with its port; output is prefixed with the service name.
  * SERVICE_NODE_ARGS adds node flags to every service, e.g. to profile a benchmark:
  *   SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench:booking
@@ -145,7 +197,7 @@ export function startServices(env, { quiet = false, only } = {}) {
     const port = svc.name === 'gateway' ? Number(env.GATEWAY_PORT ?? 8080) : svc.port + offset;
     const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'services', svc.name, 'dist', 'main.js')], {
       cwd: ROOT,
-      env: { ...env, PORT: String(port), SERVICE_NAME: svc.name },
+      env: { ...serviceEnv(env, svc.name), PORT: String(port), SERVICE_NAME: svc.name },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tag = `\x1b[${COLORS[i % COLORS.length]}m${svc.name.padEnd(9)}\x1b[0m│ `;
@@ -169,8 +221,10 @@ export async function waitForHealthy(procs, timeoutMs = 60_000) {
     for (;;) {
       if (p.child.exitCode !== null) throw new Error(`${p.name} exited with code ${p.child.exitCode} during start-up`);
       try {
+        // Start-up waits for every check, dependencies included (broker connected, queues bound), so nothing
+        // published right after start is missed; in production readiness ignores dependencies (issue 15).
         const res = await fetch(`http://127.0.0.1:${p.port}/readyz`);
-        if (res.ok) break;
+        if (res.ok && (await res.json().catch(() => ({}))).status === 'ready') break;
       } catch {
         // not listening yet
       }
