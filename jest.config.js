@@ -10,7 +10,7 @@ const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
-    '^@tyres/(events|service-kit|prisma-tools|testkit|reference-data)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@tyres/(events|service-kit|prisma-tools|testkit|reference-data|kernel)$': '<rootDir>/packages/$1/src/index.ts',
   },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
 };
@@ -50,6 +50,7 @@ module.exports = {
       moduleNameMapper: {
         '^@tyres/platform$': '<rootDir>/frontends/platform/src/index.ts',
         '^@tyres/reference-data$': '<rootDir>/packages/reference-data/src/index.ts',
+        '^@tyres/kernel$': '<rootDir>/packages/kernel/src/index.ts',
         '^@tyres/platform/(.*)$': '<rootDir>/frontends/platform/src/$1',
         '\\.(css|less|svg|png|jpe?g|webp)$': '<rootDir>/test/support/style-stub.js',
       },

@@ -59,16 +59,21 @@ function perthDate(offsetDays: number): string {
   return new Date(Date.now() + 8 * 3600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** Bookings open this many days ahead (the booking service's BOOKING_HORIZON_DAYS default): search inside it. */
+const HORIZON_DAYS = 90;
+
 /**
- * A free (date, slot) on a weekday, searched from a random day 30-330 days ahead so parallel or repeated runs on one
- * database rarely meet.
+ * A free (date, slot) on a weekday within the booking horizon (from tomorrow to day 89), searched from a random day
+ * and round the window, so repeated runs on one database rarely meet.
  */
 export async function findFreeSlot(
   session: ApiSession = new ApiSession(),
 ): Promise<{ date: string; slot: string }> {
-  const start = 30 + Math.floor(Math.random() * 300);
-  for (let offset = start; offset < start + 60; offset++) {
-    const date = perthDate(offset);
+  const first = 1;
+  const days = HORIZON_DAYS - 1 - first;
+  const start = Math.floor(Math.random() * days);
+  for (let i = 0; i < days; i++) {
+    const date = perthDate(first + ((start + i) % days));
     const day = new Date(`${date}T00:00:00Z`).getUTCDay();
     if (day === 0 || day === 6) continue;
     const slots = await session.call<{ slot: string; isAvailable: boolean }[]>(
@@ -78,7 +83,7 @@ export async function findFreeSlot(
     const free = slots.find((s) => s.isAvailable);
     if (free) return { date, slot: free.slot };
   }
-  throw new Error('no free slot found in 60 days');
+  throw new Error(`no free slot in the next ${HORIZON_DAYS} days`);
 }
 
 const SLOT_START: Record<string, string> = {

@@ -104,10 +104,20 @@ test('technician (phone): sees only the assigned job, starts work with the SMS o
     /Estimated arrival: \d{1,2}:\d{2} (am|pm)/,
   );
   await start.getByRole('button', { name: 'Start Work' }).click();
-  await page.getByText('Work Started').waitFor();
+  // "Work Started", then notify's SMS outcome replaces it (one toast at a time; no provider here, so "recorded"):
+  // wait for the outcome, the last toast, whichever the page showed first.
+  await page
+    .locator('.tyres-toast__title', { hasText: /^SMS (recorded|sent)/ })
+    .filter({ visible: true })
+    .first()
+    .waitFor();
   // On a phone the toast sits over the top of the screen, where the dialog may have scrolled the next action: the
-  // technician closes it (or waits for it to go) before tapping what is underneath.
-  await page.getByRole('button', { name: 'Dismiss notification', exact: true }).click();
+  // technician closes it before tapping what is underneath.
+  await page
+    .getByRole('button', { name: 'Dismiss notification', exact: true })
+    .filter({ visible: true })
+    .first()
+    .click();
 
   await page.getByRole('button', { name: 'Complete Work' }).click();
   await page.getByText('Work Completed').waitFor();

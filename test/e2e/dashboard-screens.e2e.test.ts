@@ -1,7 +1,10 @@
 /**
  * End-to-end: every dashboard screen at phone and desktop sizes through the gateway with the real services, and the
- * forms that write (staff booking, new invoice, time slot block, expense, team), in Chromium.
+ * forms that write (staff booking, new invoice, time slot block, expense, team), in Chromium. With
+ * E2E_SCREENSHOTS=<folder> the invoice screens are saved there as PNGs, for looking at by eye.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   assertStackIsUp,
@@ -27,6 +30,7 @@ import {
 
 jest.setTimeout(180_000);
 
+const SHOTS = process.env.E2E_SCREENSHOTS;
 let browser: Browser | undefined;
 let admin: ApiSession;
 
@@ -34,7 +38,12 @@ beforeAll(async () => {
   await assertStackIsUp();
   browser = await launchBrowser();
   admin = await ApiSession.login(ADMIN_USERNAME, ADMIN_PASSWORD);
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage: true });
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -154,6 +163,10 @@ describe('forms through the real services', () => {
     const { date, slot } = await findFreeSlot();
     await pickDate(page, page.getByLabel('Service Date'), date);
     await chooseOption(page, page.getByLabel('Time Slot'), slot);
+    // Battery service is booked at $0 (priced on site): no estimated total.
+    await chooseOption(page, page.getByLabel('Service Type'), 'Battery Service');
+    await page.getByText('Quoted on site').waitFor();
+    expect(await page.getByText(/Estimated Total/).count()).toBe(0);
     await chooseOption(page, page.getByLabel('Service Type'), 'Puncture Repair');
     await page.getByText('Estimated Total: $129.80').waitFor();
     const name = `E2E Staff ${unique('')}`;
@@ -175,7 +188,7 @@ describe('forms through the real services', () => {
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 
-  test('desktop: a new invoice for a completed job, with a line item', async () => {
+  test('desktop: a new invoice for a completed job (amounts include GST), then switched to "GST added"', async () => {
     const tech = await createTechnician(admin);
     const booking = await createBooking();
     await waitForJob(admin, booking.jobId);
@@ -192,24 +205,85 @@ describe('forms through the real services', () => {
     await page.goto(`${BASE_URL}/dashboard/invoices/new?jobId=${booking.jobId}`);
     await page.getByText('Invoice Information').waitFor();
     await expect(page.getByRole('button', { name: 'Create Invoice' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('radio', { name: 'Amounts include GST' }).isChecked()).resolves.toBe(true);
+    // The quoted price as the line: the invoice total is that price, its GST the price ÷ 11.
     await page.locator('#new-line-new-description').fill('Puncture repair and callout');
-    await page.locator('#new-line-new-price').fill('118');
+    await page.locator('#new-line-new-price').fill('129.80');
     await page.getByRole('button', { name: 'Add Line Item' }).click();
-    await page.getByLabel('Invoice totals').getByText('$129.80').waitFor();
+    const totals = page.getByLabel('Invoice totals');
+    await totals.getByText('$129.80').waitFor();
+    expect((await totals.textContent())?.replace(/\s+/g, '')).toBe(
+      'ExGST$118.00IncludesGST$11.80Total$129.80',
+    );
+    await shot(page, 'new-invoice');
     await page.getByRole('button', { name: 'Create Invoice' }).click();
     await page.getByText('Invoice Created').waitFor();
     await page.waitForURL((url) => url.searchParams.get('tab') === 'invoices');
-    const invoices = await admin.call<{ invoiceNumber: string; totalAmount: string }[]>(
+    type Stored = {
+      id: string;
+      invoiceNumber: string;
+      totalAmount: string;
+      gstAmount: string;
+      amountType: string;
+    };
+    const invoices = await admin.call<Stored[]>(
       'GET',
       `/api/dashboard/customer-invoices/job/${booking.jobId}`,
     );
-    expect(invoices.map((i) => i.totalAmount)).toContain('129.80');
+    const created = invoices.find((i) => i.totalAmount === '129.80');
+    expect(created).toMatchObject({ amountType: 'inclusive', gstAmount: '11.80', totalAmount: '129.80' });
+    const row = page.getByRole('row', { name: new RegExp(created!.invoiceNumber) });
+    await row.getByText('Amounts include GST').waitFor();
+    await shot(page, 'invoices-tab');
+
+    // Edit: the same line with GST added on top.
+    await row.getByRole('button', { name: `Edit invoice ${created!.invoiceNumber}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit Invoice ${created!.invoiceNumber}` });
+    await dialog.getByText('Puncture repair and callout').waitFor();
+    await dialog.locator('label', { hasText: 'GST added' }).click(); // antd hides the radio input itself
+    await dialog.getByLabel('Invoice totals').getByText('$142.78').waitFor();
+    await shot(page, 'invoice-edit-gst-added');
+    await dialog.getByRole('button', { name: 'Save Invoice' }).click();
+    await page.getByText('Invoice Updated').waitFor();
+    const saved = await admin.call<Stored>('GET', `/api/dashboard/customer-invoices/${created!.id}`);
+    expect(saved).toMatchObject({ amountType: 'exclusive', gstAmount: '12.98', totalAmount: '142.78' });
+
+    // Extra work on the invoiced job: Create Invoice makes a second invoice.
+    await page.goto(`${BASE_URL}/dashboard/invoices/new?jobId=${booking.jobId}`);
+    await page.getByText(`already has an invoice: ${created!.invoiceNumber}`, { exact: false }).waitFor();
+    await page.locator('#new-line-new-description').fill('Wheel alignment');
+    await page.locator('#new-line-new-price').fill('88');
+    await page.getByRole('button', { name: 'Add Line Item' }).click();
+    await page.getByRole('button', { name: 'Create Invoice' }).click();
+    await page.getByText('Invoice Created').waitFor();
+    const both = await admin.call<Stored[]>('GET', `/api/dashboard/customer-invoices/job/${booking.jobId}`);
+    expect(both.map((i) => i.totalAmount).sort()).toEqual(['142.78', '88.00']);
+    expect(unexpectedErrors(errors)).toEqual([]);
+  });
+
+  test('phone: Start Work with the SMS says it is being sent, then what notify reports (no provider here: recorded)', async () => {
+    const tech = await createTechnician(admin);
+    const booking = await createBooking();
+    await waitForJob(admin, booking.jobId);
+    await admin.call('PATCH', `/api/dashboard/jobs/${booking.jobId}/assign`, { technicianId: tech.id });
+    handle = await openPage(requireBrowser(), 'phone');
+    const { page, errors } = handle;
+    await signIn(page, tech.username, tech.password);
+    await page.goto(`${BASE_URL}/dashboard?tab=jobs&job=${booking.jobId}`);
+    await page.getByRole('dialog').getByText(booking.customerName).waitFor();
+    // The live connection is up before the SMS is asked for (its outcome arrives over it).
+    await page.locator('.dash-live--live').waitFor({ state: 'attached' });
+    await page.getByRole('button', { name: 'Start Work (En Route)' }).click();
     await page
-      .getByRole('cell', {
-        name: invoices.find((i) => i.totalAmount === '129.80')!.invoiceNumber,
-        exact: true,
-      })
-      .waitFor();
+      .getByRole('dialog', { name: 'Start Work (En Route)' })
+      .getByRole('button', { name: 'Start Work' })
+      .click();
+    // notify may answer within moments and its toast replaces this one (a replaced toast stays in the page, hidden).
+    await page.getByText('Work Started').waitFor({ state: 'attached' });
+    await page.getByText(/Sending the customer an SMS with ETA/).waitFor({ state: 'attached' });
+    // The e2e stack has no SMS provider: notify records the message and says so; it never claims "SMS sent".
+    await page.getByText('SMS recorded (no provider configured)').waitFor({ timeout: 30_000 });
+    expect(await page.getByText('SMS sent', { exact: true }).count()).toBe(0);
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 
@@ -248,6 +322,10 @@ describe('forms through the real services', () => {
     await dialog.getByLabel('Supplier Name').fill(supplier);
     await dialog.getByLabel('Description').fill('Diesel for the van');
     await dialog.getByLabel('Amount (inc GST)').fill('110');
+    await dialog.getByText('GST $10.00 (total / 11)', { exact: false }).waitFor();
+    await dialog.getByRole('checkbox', { name: 'GST-free (no GST in this amount)' }).check();
+    await dialog.getByText('GST $0.00 (GST-free)', { exact: false }).waitFor();
+    await dialog.getByRole('checkbox', { name: 'GST-free (no GST in this amount)' }).uncheck();
     await dialog.getByText('GST $10.00 (total / 11)', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Add Expense' }).click();
     await page.getByText('Expense Added').waitFor();

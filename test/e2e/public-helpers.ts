@@ -157,3 +157,72 @@ export async function fillContact(dialog: Locator, name: string): Promise<void> 
   await dialog.getByLabel('Phone number').fill('0412 345 678');
   await dialog.getByLabel('Email address').fill('e2e-customer@example.com');
 }
+
+/**
+ * Prices the floating call button covers right now: every "$12.34" on the page whose text box intersects the
+ * button's box, while the button is on show (visible, and not under an open modal dialog, which sits above it in
+ * the top layer). Found by what the page shows, independent of how the site decides to move the button.
+ */
+export async function pricesUnderCallButton(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const fab = document.querySelector<HTMLElement>('.pub-fab');
+    if (!fab) return [];
+    const style = getComputedStyle(fab);
+    if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) return [];
+    const box = fab.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) return [];
+    if (document.querySelector('dialog:modal')) return [];
+    const hits: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.nodeValue ?? '';
+      const price = /\$\s?\d[\d,]*(?:\.\d{2})?/g;
+      for (let m = price.exec(text); m; m = price.exec(text)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        for (const r of Array.from(range.getClientRects())) {
+          if (r.width === 0 || r.height === 0) continue;
+          if (r.right > box.left && r.left < box.right && r.bottom > box.top && r.top < box.bottom)
+            hits.push(
+              `${m[0]} in "${text.trim().slice(0, 40)}" at ${Math.round(r.left)},${Math.round(r.top)}`,
+            );
+        }
+      }
+    }
+    return hits;
+  });
+}
+
+/**
+ * Scrolls every price on the page to the height of the floating call button, one after the other (and the page's
+ * top and bottom), and returns each price found under the button on show. Empty when no price is ever hidden.
+ */
+export async function pricesEverUnderCallButton(page: Page): Promise<string[]> {
+  const stops = await page.evaluate(() => {
+    const fab = document.querySelector<HTMLElement>('.pub-fab');
+    if (!fab || getComputedStyle(fab).display === 'none') return [];
+    const fabTop = fab.getBoundingClientRect().top;
+    const ys = new Set<number>([0, document.documentElement.scrollHeight]);
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!/\$\s?\d/.test(node.nodeValue ?? '')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const r = range.getBoundingClientRect();
+      if (r.height === 0) continue;
+      // Where the page must be scrolled for this price to sit level with the button (20 px steps).
+      ys.add(Math.max(0, Math.round((window.scrollY + r.top - fabTop) / 20) * 20));
+    }
+    return [...ys].sort((a, b) => a - b);
+  });
+  const found: string[] = [];
+  for (const y of stops) {
+    await page.evaluate((to) => window.scrollTo(0, to), y);
+    // The button steps aside within a frame or two and fades for 150 ms.
+    await page.waitForTimeout(250);
+    for (const hit of await pricesUnderCallButton(page)) found.push(`scrolled to ${y}: ${hit}`);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return found;
+}

@@ -1,8 +1,9 @@
 /**
  * End-to-end: every public page and every booking dialog step at the smallest phone width we support (360 px)
  * and at a laptop size, checked for horizontal scrolling (the page must never be wider than the screen) and for
- * touch targets under 44 px in the dialog. With E2E_SCREENSHOTS=<folder> each screen is also saved there as a
- * PNG, for looking at by eye.
+ * touch targets under 44 px in the dialog. On phones (360 and 390 px) no price may ever sit under the floating call
+ * button while it is on show (issue 12): each price is scrolled level with the button and checked. With
+ * E2E_SCREENSHOTS=<folder> each screen is also saved there as a PNG, for looking at by eye.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,8 @@ import {
   next,
   pickDateAndSlot,
   PNG_1X1,
+  pricesEverUnderCallButton,
+  pricesUnderCallButton,
   quoteDirectly,
 } from './public-helpers';
 
@@ -25,6 +28,7 @@ jest.setTimeout(180_000);
 const SHOTS = process.env.E2E_SCREENSHOTS;
 const SIZES = {
   phone360: { width: 360, height: 740, mobile: true },
+  phone390: { width: 390, height: 844, mobile: true },
   laptop: { width: 1366, height: 768, mobile: false },
 } as const;
 type SizeName = keyof typeof SIZES;
@@ -111,6 +115,13 @@ async function check(page: Page, size: SizeName, name: string, options: { target
   if (options.targets && size === 'phone360') {
     expect({ name, small: await smallTargets(page) }).toEqual({ name, small: [] });
   }
+  if (SIZES[size].mobile) {
+    // A dialog step is checked where it stands (the dialog scrolls itself); a page at every price's height.
+    const hidden = options.targets
+      ? await pricesUnderCallButton(page)
+      : await pricesEverUnderCallButton(page);
+    expect({ name, pricesUnderCallButton: hidden }).toEqual({ name, pricesUnderCallButton: [] });
+  }
 }
 
 async function prepaidToken(): Promise<string> {
@@ -153,13 +164,37 @@ describe.each(Object.keys(SIZES) as SizeName[])('public screens (%s)', (size) =>
       await page.getByText(text).first().waitFor();
       await page.waitForLoadState('networkidle');
       await check(page, size, name);
+      if (SHOTS && name === 'checkout' && SIZES[size].mobile) {
+        // The card amounts level with the floating call button, as a customer scrolling to pay sees them.
+        await page.evaluate(() => {
+          const amounts = document.querySelector('.co-amounts');
+          const fab = document.querySelector('.pub-fab');
+          if (!amounts || !fab) return;
+          const offset = amounts.getBoundingClientRect().top - fab.getBoundingClientRect().top;
+          window.scrollBy(0, offset + 10);
+        });
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: path.join(SHOTS, `${size}-checkout-amounts-at-call-button.png`) });
+        await page.evaluate(() => window.scrollTo(0, 0));
+      }
       if (name === 'suburb-unknown' || name === 'checkout-missing') {
         const extra = errors.splice(seen);
         expect(extra.filter((e) => !e.includes('status of 404'))).toEqual([]);
       }
     }
     if (SIZES[size].mobile) {
+      // The call button is still there where nothing it could hide is under it (the top of the privacy page).
+      await page.goto(`${BASE_URL}/privacy`);
+      await page.getByText('Privacy Policy').first().waitFor();
+      await page.waitForTimeout(300);
+      const fab = page.getByRole('link', { name: /^Call now on / });
+      await expect(fab.isVisible()).resolves.toBe(true);
+      await expect(fab.evaluate((el) => getComputedStyle(el).visibility)).resolves.toBe('visible');
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${size}-privacy-call-button.png`) });
       await page.goto(`${BASE_URL}/`);
+      await page.getByText('Book Service Now').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${size}-landing-top.png`) });
       await page.getByRole('button', { name: /menu/i }).click();
       await page.getByRole('dialog').getByRole('link', { name: 'About' }).waitFor();
       await page.waitForTimeout(400); // the slide-in
