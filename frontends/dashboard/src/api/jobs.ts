@@ -150,7 +150,8 @@ export function useDeleteJob() {
 /**
  * Runs `show` once no status change of this job (any job when null) is still in flight, after the change's own
  * success toast. notify can report an SMS's outcome before the PATCH that asked for it has answered; shown at once,
- * that outcome would then be replaced by the later "Work Started" toast and never seen. Returns a cancel function.
+ * that outcome would then be replaced by the later "Work Started" toast and never seen. `show` always runs a task
+ * later (never synchronously). Returns a cancel function.
  */
 export function afterStatusChangesOf(
   queryClient: QueryClient,
@@ -164,19 +165,18 @@ export function afterStatusChangesOf(
         jobId === null || (mutation.state.variables as { id?: string } | undefined)?.id === jobId,
     }) > 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // The success toast is raised where mutateAsync resolves: one task later than the mutation settling.
+  // Always a task later: the success toast is raised where mutateAsync resolves, after the mutation settles.
   const showSoon = () => {
     timer = setTimeout(show, 0);
   };
-  if (!pending()) {
-    show();
-    return () => undefined;
-  }
-  const unsubscribe = queryClient.getMutationCache().subscribe(() => {
-    if (pending()) return;
-    unsubscribe();
-    showSoon();
-  });
+  let unsubscribe = () => undefined as void;
+  if (pending()) {
+    unsubscribe = queryClient.getMutationCache().subscribe(() => {
+      if (pending()) return;
+      unsubscribe();
+      showSoon();
+    });
+  } else showSoon();
   return () => {
     unsubscribe();
     if (timer) clearTimeout(timer);

@@ -170,15 +170,12 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
       onSmsDelivery: (delivery) => {
         const toast = smsDeliveryToast(delivery);
         // Shown after the status change that asked for the SMS has raised its own toast (see afterStatusChangesOf).
-        let cancel: (() => void) | undefined;
-        let shown = false;
-        cancel = afterStatusChangesOf(queryClient, delivery.jobId, () => {
-          shown = true;
-          if (cancel) cancels.delete(cancel);
+        const cancel = afterStatusChangesOf(queryClient, delivery.jobId, () => {
+          cancels.delete(cancel);
           if (toast.failed) notifyRef.current.invalid(toast.title, toast.description);
           else notifyRef.current.success(toast.title, toast.description);
         });
-        if (!shown) cancels.add(cancel);
+        cancels.add(cancel);
       },
     });
     connection.current = conn;
