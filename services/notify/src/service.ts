@@ -1,43 +1,25 @@
 import {
   createRedis,
-  createServiceApp,
+  createServiceRuntime,
   dependencyCheck,
-  identityMiddleware,
-  startService,
   type Logger,
   type ServiceRuntime,
 } from '@tyres/service-kit';
-import { BookingCreated, EmailRequested, JobAssigned, SmsRequested, UserStatusChanged } from '@tyres/events';
-import { twilioCredentials, type Config } from './config';
+import { DeliveryLog } from './app/delivery-log';
+import { DeliveryRequests } from './app/delivery-requests';
+import { LiveNotifications } from './app/live-notifications';
+import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
 import { DeliveryRepository } from './db/deliveries';
-import {
-  deliveriesForAssignment,
-  deliveriesForBooking,
-  smsDeliveryNotice,
-  type Delivery,
-} from './domain/notifications';
-import { onBookingCreated, onEmailRequested, onSmsRequested, type HandlerDeps } from './events/handlers';
+import { notifyHandlers } from './events/handlers';
 import { createLiveFeed, type LiveFeed } from './events/live-feed';
-import { mountRoutes } from './http/routes';
+import { subscribeNotify } from './events/subscriptions';
+import { notifyHttp } from './http/app';
 import { createNotifyMetrics } from './metrics';
-import {
-  deliveryProcessor,
-  emailSender,
-  smsSender,
-  startDeliveryWorker,
-  type ProcessorDeps,
-} from './workers/delivery-worker';
-import { bullPrefix, createQueues, EMAIL_QUEUE, SMS_QUEUE, type NotifyQueues } from './workers/queues';
-import {
-  createEmailTransport,
-  createLocalSmsTransport,
-  createTwilioTransport,
-  type EmailTransport,
-  type SmsTransport,
-} from './workers/transports';
-import { CLOSE, NotificationHub } from './ws/hub';
-import { createUpgradeHandler } from './ws/upgrade';
+import { startDeliveryWorkers, type DeliveryWorkers, type ProcessorDeps } from './workers/delivery-worker';
+import { createQueues, type NotifyQueues } from './workers/queues';
+import { transportsFromConfig, type EmailTransport, type SmsTransport } from './workers/transports';
+import { NotificationHub } from './ws/hub';
 import { createUserMessages, userMessagesChannel, type UserMessages } from './ws/user-messages';
 
 export interface NotifyOptions {
@@ -59,17 +41,19 @@ export interface NotifyService {
 }
 
 /**
- * Composition of the notify service (main.ts runs it; integration tests and the benchmark start it on port 0):
+ * The notify service's composition, in plain order: runtime → transports, hub, queues, fan-out → repository → use
+ * cases → subscriptions → listen (workers in `start`). main.ts runs it; the integration tests and the benchmark
+ * start it on port 0.
  *
- *   durable `notify` queue (competing consumers, once per event)   BookingCreated -> confirmation email
- *                                                                  SmsRequested   -> sms queue
- *                                                                  EmailRequested -> email queue
- *   live feed (exclusive queue per replica, every event)           BookingCreated -> new_booking to admins
- *                                                                  JobAssigned    -> new_booking + job_assigned to the technician
- *                                                                  UserStatusChanged (deactivated) -> close their sockets
- *   user messages (Redis pub/sub, every replica)                   sms_delivery to the user who asked for the SMS
- *   BullMQ workers                                                 sms (Twilio | local), email (SMTP | local)
- *   HTTP                                                           /ws/notifications (upgrade), delivery log, bull-board
+ *   durable `notify` queue (once per event)      BookingCreated, SmsRequested, EmailRequested -> DeliveryRequests
+ *   live feed (every replica, every event)       BookingCreated, JobAssigned, UserStatusChanged -> LiveNotifications
+ *   user messages (Redis pub/sub, every replica) sms_delivery to the user who asked for the SMS
+ *   BullMQ workers                               sms (Twilio | local), email (SMTP | local) -> DeliveryAttempts
+ *   HTTP                                         /ws/notifications (upgrade), delivery log, bull-board
+ *
+ * Readiness is the runtime's: this process can serve its own requests (its database). The live feed, the
+ * user-message subscription and the workers' Redis connections are dependencies: shown in /readyz as "ready
+ * (degraded)" and exported as `dependency_up`, never a reason to pull the pod (issue 15).
  */
 export async function startNotify(
   config: Config,
@@ -77,26 +61,15 @@ export async function startNotify(
   options: NotifyOptions = {},
 ): Promise<NotifyService> {
   const db = createDb(config.DATABASE_URL);
-  const deliveries = new DeliveryRepository(db);
+  const runtime = createServiceRuntime({ name: 'notify', schema: DB_SCHEMA, config, logger, db });
+  const { readiness } = runtime;
   const metrics = createNotifyMetrics();
-  const twilio = twilioCredentials(config);
-  const smsTransport =
-    options.smsTransport ??
-    (twilio
-      ? await createTwilioTransport({
-          ...twilio,
-          ...(config.TWILIO_API_BASE ? { apiBase: config.TWILIO_API_BASE } : {}),
-          timeoutMs: config.SEND_TIMEOUT_MS,
-        })
-      : createLocalSmsTransport(logger.child({ component: 'sms' })));
-  const emailTransport =
-    options.emailTransport ??
-    createEmailTransport(config.SMTP_URL, config.SEND_TIMEOUT_MS, logger.child({ component: 'email' }));
-  if (smsTransport.name === 'local')
-    logger.warn({}, 'SMS: no Twilio credentials; messages are recorded in the delivery log, NOT sent');
-  if (emailTransport.name === 'local')
-    logger.warn({}, 'Email: no SMTP_URL; messages are recorded in the delivery log, NOT sent');
+  const transports = await transportsFromConfig(config, logger, {
+    ...(options.smsTransport ? { sms: options.smsTransport } : {}),
+    ...(options.emailTransport ? { email: options.emailTransport } : {}),
+  });
 
+  // Transports and fan-out: this replica's sockets, the delivery queues, the live feed, the user-message channel.
   const hub = new NotificationHub({
     logger,
     heartbeatMs: config.WS_HEARTBEAT_MS,
@@ -105,178 +78,121 @@ export async function startNotify(
     maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
     metrics: metrics.hub,
   });
-  const deliverAll = (list: Delivery[]) => {
-    for (const d of list) hub.deliver(d);
-  };
-
-  let queues: NotifyQueues | undefined;
-  let liveFeed: LiveFeed | undefined;
-  let userMessages: UserMessages | undefined;
-  let draining = false;
-  let setAppDraining = () => {};
-
-  const runtime = await startService({
-    name: 'notify',
-    schema: DB_SCHEMA,
-    config,
+  const queues = createQueues(runtime.redis, {
+    redisPrefix: config.REDIS_PREFIX,
+    smsAttempts: config.SMS_ATTEMPTS,
+    smsBackoffMs: config.SMS_BACKOFF_MS,
+    emailAttempts: config.EMAIL_ATTEMPTS,
+    emailBackoffMs: config.EMAIL_BACKOFF_MS,
+  });
+  const liveFeed = createLiveFeed({
+    connection: runtime.bus.connection,
+    prefix: config.EVENT_PREFIX,
     logger,
-    db,
-    subscribe: ({ bus, redis, readiness }) => {
-      queues = createQueues(redis, {
-        redisPrefix: config.REDIS_PREFIX,
-        smsAttempts: config.SMS_ATTEMPTS,
-        smsBackoffMs: config.SMS_BACKOFF_MS,
-        emailAttempts: config.EMAIL_ATTEMPTS,
-        emailBackoffMs: config.EMAIL_BACKOFF_MS,
-      });
-      const deps: HandlerDeps = {
-        deliveries,
-        queues,
-        business: { name: config.BUSINESS_NAME, phone: config.BUSINESS_PHONE },
-        smsAttempts: config.SMS_ATTEMPTS,
-        emailAttempts: config.EMAIL_ATTEMPTS,
-      };
-      // Work done once per event, by whichever replica takes it from the durable `notify` queue.
-      bus.subscribe(BookingCreated, onBookingCreated(deps));
-      bus.subscribe(SmsRequested, onSmsRequested(deps));
-      bus.subscribe(EmailRequested, onEmailRequested(deps));
+    metrics: metrics.liveFeed,
+  });
+  const userMessages = createUserMessages({
+    publisher: runtime.redis,
+    subscriber: createRedis(config.REDIS_URL, 'worker'),
+    channel: userMessagesChannel(config.REDIS_PREFIX),
+    deliver: (d) => hub.deliver(d),
+    logger,
+  });
+  readiness.liveFeed = dependencyCheck(async () => {
+    if (!liveFeed.isReady()) throw new Error('live notification feed not consuming (RabbitMQ)');
+  });
+  readiness.userMessages = dependencyCheck(async () => {
+    if (!userMessages.isReady()) throw new Error('not subscribed to user messages (Redis)');
+  });
 
-      // Live notifications: every replica, for its own sockets.
-      liveFeed = createLiveFeed({
-        connection: bus.connection,
-        prefix: config.EVENT_PREFIX,
-        logger,
-        metrics: metrics.liveFeed,
-      });
-      liveFeed.on(BookingCreated, (event) => deliverAll(deliveriesForBooking(event.data)));
-      liveFeed.on(JobAssigned, (event) => deliverAll(deliveriesForAssignment(event.data)));
-      liveFeed.on(UserStatusChanged, (event) => {
-        if (!event.data.isActive)
-          hub.disconnectUser(event.data.userId, CLOSE.deactivated, 'Account deactivated');
-      });
-      const feed = liveFeed;
-      readiness.liveFeed = async () => {
-        if (!feed.isReady()) throw new Error('live notification feed not consuming');
-      };
+  const deliveries = new DeliveryRepository(db);
+  const requests = new DeliveryRequests({
+    deliveries,
+    queues,
+    business: { name: config.BUSINESS_NAME, phone: config.BUSINESS_PHONE },
+    smsAttempts: config.SMS_ATTEMPTS,
+    emailAttempts: config.EMAIL_ATTEMPTS,
+  });
+  const live = new LiveNotifications({ dashboards: hub, userMessages });
+  const log = new DeliveryLog({
+    deliveries,
+    queues,
+    connections: () => hub.size,
+    transports: { sms: transports.sms.name, email: transports.email.name },
+  });
 
-      // Messages notify itself produces for one user (the outcome of an SMS they asked for): every replica.
-      userMessages = createUserMessages({
-        publisher: redis,
-        subscriber: createRedis(config.REDIS_URL, 'worker'),
-        channel: userMessagesChannel(config.REDIS_PREFIX),
-        deliver: (d) => hub.deliver(d),
-        logger,
-      });
-      const own = userMessages;
-      readiness.userMessages = dependencyCheck(async () => {
-        if (!own.isReady()) throw new Error('not subscribed to user messages (Redis)');
-      });
-    },
-    http: ({ readiness }) => {
-      const svc = createServiceApp({ name: 'notify', logger, readiness });
-      metrics.register(svc.metrics.registry);
-      svc.app.use(identityMiddleware(config.INTERNAL_JWT_PUBLIC_KEY));
-      const q = queues as NotifyQueues;
-      mountRoutes(svc.app, {
-        deliveries,
-        queues: [q.sms, q.email],
-        status: async () => ({
-          transports: { sms: smsTransport.name, email: emailTransport.name },
-          websocket: { connections: hub.size },
-          queues: {
-            sms: await q.sms.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'),
-            email: await q.email.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'),
-          },
-        }),
-      });
-      const app = svc.finalize();
-      const onUpgrade = createUpgradeHandler({
-        hub,
-        logger,
-        identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-        maxPayloadBytes: config.WS_MAX_PAYLOAD_BYTES,
-        maxConnections: config.WS_MAX_CONNECTIONS,
-        isDraining: () => draining,
-        onRejected: metrics.upgradeRejected,
-      });
-      setAppDraining = () => {
-        draining = true;
-        svc.setDraining();
-      };
-      return { app, setDraining: () => setAppDraining(), onUpgrade };
-    },
-    start: async ({ lifecycle }) => {
+  subscribeNotify(runtime.bus, liveFeed, notifyHandlers({ requests, live }));
+
+  const http = notifyHttp({
+    logger,
+    readiness,
+    identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
+    metrics,
+    log,
+    queues: [queues.sms, queues.email],
+    hub,
+    ws: { maxPayloadBytes: config.WS_MAX_PAYLOAD_BYTES, maxConnections: config.WS_MAX_CONNECTIONS },
+  });
+  const service = await runtime.listen(http, {
+    start: async () => {
       hub.start();
-      liveFeed?.start();
-      await userMessages?.start();
-      const workers: { close(): Promise<void> }[] = [];
+      liveFeed.start();
+      // In the background like the runtime's consumers: a Redis outage never blocks boot (readiness shows it).
+      userMessages
+        .start()
+        .catch((err: unknown) =>
+          logger.warn({ err: (err as Error).message }, 'user messages not subscribed yet (Redis)'),
+        );
+      let workers: DeliveryWorkers | undefined;
       if (config.RUN_WORKERS) {
-        const prefix = bullPrefix(config.REDIS_PREFIX);
-        const processor = (sender: ProcessorDeps['sender'], backoffMs: number) =>
-          deliveryProcessor({
-            deliveries,
-            sender,
-            logger,
-            backoffMs,
-            sendTimeoutMs: config.SEND_TIMEOUT_MS,
-            onAttempt: (outcome, delivery) => {
-              metrics.attempt(delivery.channel, outcome);
-              options.onAttempt?.(outcome, delivery);
-            },
-            // The staff member who asked for an SMS hears how it ended, on whichever replica they are connected.
-            onFinished: (delivery, result) => {
-              const notice = smsDeliveryNotice(delivery, result);
-              if (notice?.to === 'user') void userMessages?.publish(notice);
-            },
-          });
-        const worker = (
-          queue: string,
-          concurrency: number,
-          sender: ProcessorDeps['sender'],
-          backoffMs: number,
-        ) =>
-          startDeliveryWorker(
-            { queue, prefix, concurrency, connection: createRedis(config.REDIS_URL, 'worker'), logger },
-            processor(sender, backoffMs),
-          );
-        workers.push(
-          worker(SMS_QUEUE, config.SMS_CONCURRENCY, smsSender(smsTransport), config.SMS_BACKOFF_MS),
-        );
-        workers.push(
-          worker(
-            EMAIL_QUEUE,
-            config.EMAIL_CONCURRENCY,
-            emailSender(emailTransport, {
-              from: config.EMAIL_FROM,
-              ...(config.EMAIL_REPLY_TO ? { replyTo: config.EMAIL_REPLY_TO } : {}),
-            }),
-            config.EMAIL_BACKOFF_MS,
-          ),
-        );
+        const running = startDeliveryWorkers({
+          redisUrl: config.REDIS_URL,
+          redisPrefix: config.REDIS_PREFIX,
+          transports,
+          email: {
+            from: config.EMAIL_FROM,
+            ...(config.EMAIL_REPLY_TO ? { replyTo: config.EMAIL_REPLY_TO } : {}),
+          },
+          sms: { concurrency: config.SMS_CONCURRENCY, backoffMs: config.SMS_BACKOFF_MS },
+          emailQueue: { concurrency: config.EMAIL_CONCURRENCY, backoffMs: config.EMAIL_BACKOFF_MS },
+          sendTimeoutMs: config.SEND_TIMEOUT_MS,
+          logger,
+          deliveries,
+          onAttempt: (outcome, delivery) => {
+            metrics.attempt(delivery.channel, outcome);
+            options.onAttempt?.(outcome, delivery);
+          },
+          // The staff member who asked for an SMS hears how it ended, on whichever replica they are connected.
+          onFinished: (delivery, result) => live.deliveryFinished(delivery, result),
+        });
+        workers = running;
+        readiness.deliveryWorkers = dependencyCheck(async () => {
+          if (!running.isReady()) throw new Error('delivery workers not connected (Redis)');
+        });
       }
-      // Runs before the runtime's own steps (readiness, HTTP drain, consumers, connections): refuse new sockets, tell
-      // the open ones to reconnect elsewhere, stop the live feed, let the workers finish the jobs they hold.
-      lifecycle.onShutdown('websockets and workers', async () => {
-        setAppDraining();
+      // Runs before the runtime's own steps (readiness, HTTP drain, consumers, connections): refuse new sockets,
+      // tell the open ones to reconnect elsewhere, stop the live feed, let the workers finish the jobs they hold.
+      runtime.lifecycle.onShutdown('websockets and workers', async () => {
+        http.setDraining();
         await hub.close();
-        await liveFeed?.close();
-        await Promise.allSettled(workers.map((w) => w.close()));
+        await liveFeed.close();
+        await workers?.close();
         // After the workers: a job finishing during the drain still publishes its outcome to the other replicas.
-        await userMessages?.close();
-        emailTransport.close();
+        await userMessages.close();
+        transports.email.close();
       });
     },
   });
   // After the consumers have stopped (they add jobs) and the shared Redis client is closed: release the queues.
-  runtime.lifecycle.onShutdown('queues', () => queues?.close());
+  service.lifecycle.onShutdown('queues', () => queues.close());
 
   return {
-    runtime,
+    runtime: service,
     hub,
-    liveFeed: liveFeed as LiveFeed,
-    userMessages: userMessages as UserMessages,
-    queues: queues as NotifyQueues,
+    liveFeed,
+    userMessages,
+    queues,
     deliveries,
-    transports: { sms: smsTransport.name, email: emailTransport.name },
+    transports: { sms: transports.sms.name, email: transports.email.name },
   };
 }

@@ -31,9 +31,6 @@ export interface ListFilter {
   limit: number;
 }
 
-/** Statuses whose BullMQ job may still need (re-)adding. */
-export const OPEN_STATUSES: readonly DeliveryStatus[] = ['queued', 'sending', 'retrying'];
-
 /**
  * The delivery log. One row per message (unique `key` = the BullMQ job id), written before the job is queued;
  * workers update it per attempt, and every attempt is kept in delivery_attempts.

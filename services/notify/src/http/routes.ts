@@ -2,16 +2,17 @@ import { Router, type Express, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { badRequest, notFound, parseOr400, requireAdmin } from '@tyres/service-kit';
 import type { Queue } from 'bullmq';
-import type { Delivery, DeliveryAttempt, DeliveryRepository } from '../db/deliveries';
+import type { DeliveryLog } from '../app/delivery-log';
+import type { Delivery, DeliveryAttempt } from '../db/deliveries';
 
 /** Everything under this prefix is admin-only at the gateway, and again here (defence in depth). */
 export const NOTIFICATIONS_API = '/api/dashboard/notifications';
 export const QUEUES_UI_PATH = `${NOTIFICATIONS_API}/queues`;
 
 export interface RouteDeps {
-  deliveries: DeliveryRepository;
+  log: DeliveryLog;
+  /** The queues bull-board shows. */
   queues: Queue[];
-  status: () => Promise<Record<string, unknown>>;
 }
 
 const listQuery = z.object({
@@ -105,7 +106,7 @@ export function lazyRouter(build: () => Promise<RequestHandler>): RequestHandler
   };
 }
 
-/** The notify service's HTTP routes (mounted behind the gateway; see docs/team-conventions.md). */
+/** The notify service's HTTP routes (mounted behind the gateway): parse → one use case (DeliveryLog) → serialise. */
 export function mountRoutes(app: Express, deps: RouteDeps): void {
   const api = Router();
   api.use(requireAdmin);
@@ -114,7 +115,7 @@ export function mountRoutes(app: Express, deps: RouteDeps): void {
   api.get(
     '/',
     asyncRoute(async (_req, res) => {
-      res.json(await deps.status());
+      res.json(await deps.log.status());
     }),
   );
 
@@ -123,7 +124,7 @@ export function mountRoutes(app: Express, deps: RouteDeps): void {
     '/deliveries',
     asyncRoute(async (req, res) => {
       const q = parseOr400(listQuery, req.query);
-      const rows = await deps.deliveries.list({
+      const rows = await deps.log.list({
         ...(q.channel ? { channel: q.channel } : {}),
         ...(q.status ? { status: q.status } : {}),
         ...(q.jobId ? { jobId: q.jobId } : {}),
@@ -144,9 +145,7 @@ export function mountRoutes(app: Express, deps: RouteDeps): void {
     asyncRoute(async (req, res) => {
       const parsed = idParam.safeParse(req.params);
       if (!parsed.success) throw notFound('Delivery not found');
-      const row = await deps.deliveries.withAttempts(parsed.data.id);
-      if (!row) throw notFound('Delivery not found');
-      res.json(detail(row));
+      res.json(detail(await deps.log.get(parsed.data.id)));
     }),
   );
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import type TwilioRequestClient from 'twilio/lib/base/RequestClient';
 import type { Logger } from '@tyres/service-kit';
+import type { SentMessage } from '../app/delivery-attempts';
+import { twilioCredentials, type Config } from '../config';
 import { maskPhone } from '../domain/phone';
 
 // --- SMS ---------------------------------------------------------------------------------------------------------
@@ -12,11 +14,7 @@ export interface SmsMessage {
   body: string;
 }
 
-export interface SentMessage {
-  providerMessageId: string | null;
-  /** Local email transport: the RFC 822 message that would have been sent. */
-  rawMessage?: string;
-}
+export type { SentMessage };
 
 export interface SmsTransport {
   /** twilio: sent for real. local: recorded in the delivery log only, NOT sent. */
@@ -153,4 +151,37 @@ export function createEmailTransport(
     },
     close,
   };
+}
+
+// --- Chosen from the environment -----------------------------------------------------------------------------------
+
+export interface Transports {
+  sms: SmsTransport;
+  email: EmailTransport;
+}
+
+/** Twilio when its three settings are set, SMTP when SMTP_URL is; the local transports otherwise (said loudly). */
+export async function transportsFromConfig(
+  config: Config,
+  logger: Logger,
+  overrides: Partial<Transports> = {},
+): Promise<Transports> {
+  const twilio = twilioCredentials(config);
+  const sms =
+    overrides.sms ??
+    (twilio
+      ? await createTwilioTransport({
+          ...twilio,
+          ...(config.TWILIO_API_BASE ? { apiBase: config.TWILIO_API_BASE } : {}),
+          timeoutMs: config.SEND_TIMEOUT_MS,
+        })
+      : createLocalSmsTransport(logger.child({ component: 'sms' })));
+  const email =
+    overrides.email ??
+    createEmailTransport(config.SMTP_URL, config.SEND_TIMEOUT_MS, logger.child({ component: 'email' }));
+  if (sms.name === 'local')
+    logger.warn({}, 'SMS: no Twilio credentials; messages are recorded in the delivery log, NOT sent');
+  if (email.name === 'local')
+    logger.warn({}, 'Email: no SMTP_URL; messages are recorded in the delivery log, NOT sent');
+  return { sms, email };
 }

@@ -148,6 +148,11 @@ export class NotificationHub {
     return own.size;
   }
 
+  /** A deactivated account (UserStatusChanged): its sockets are closed with 4003, so the dashboard signs out. */
+  disconnectDeactivated(userId: string): number {
+    return this.disconnectUser(userId, CLOSE.deactivated, 'Account deactivated');
+  }
+
   /**
    * Shutdown: tells every client to reconnect (1001, "going away"; they land on another replica), waits briefly for
    * the closing handshakes, then cuts whatever is left.

@@ -1,3 +1,8 @@
+/**
+ * ws/ is notify's own transport beside http/, with the same rules: it parses and serialises only (the upgrade and
+ * its identity check here, client frames and server messages in hub.ts, the cross-replica user-message channel in
+ * user-messages.ts); what a message says and who gets it is decided in src/domain and src/app.
+ */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import {

@@ -1,0 +1,96 @@
+import type { BookingCreated, EmailRequested, EventOf, SmsRequested } from '@tyres/events';
+import type { DeliveryRepository, DeliveryStatus, NewDelivery } from '../db/deliveries';
+import { bookingConfirmationEmail, type BusinessDetails } from '../domain/messages';
+import { bookingConfirmationJobId, emailJobId, smsJobId, type NotifyQueues } from '../workers/queues';
+
+/** Statuses whose BullMQ job may still need (re-)adding: the message has not been sent or given up. */
+export const OPEN_STATUSES: readonly DeliveryStatus[] = ['queued', 'sending', 'retrying'];
+
+export interface DeliveryRequestsDeps {
+  deliveries: DeliveryRepository;
+  queues: Pick<NotifyQueues, 'sms' | 'email'>;
+  business: BusinessDetails;
+  smsAttempts: number;
+  emailAttempts: number;
+}
+
+/**
+ * What notify does once per event (the durable `notify` queue): decide the message, write its delivery row, queue
+ * it for the sms or email worker.
+ *
+ * The row is the idempotency record (it plays the inbox's part): a redelivered event finds it and at most re-adds
+ * the job, which BullMQ collapses by id; a message already sent or failed is left alone. Because the row commits
+ * before the job is added, a failure to add (Redis down) throws, the event is retried, and the retry adds the job:
+ * nothing is lost between the two stores, and nothing is sent twice.
+ */
+export class DeliveryRequests {
+  constructor(private readonly deps: DeliveryRequestsDeps) {}
+
+  /** SmsRequested -> `sms` queue (job id from requestId). The number is checked by the worker (no retry if invalid). */
+  smsRequested(event: EventOf<typeof SmsRequested>): Promise<void | 'duplicate'> {
+    return this.enqueue({
+      key: smsJobId(event.data.requestId),
+      channel: 'sms',
+      purpose: event.data.purpose,
+      recipient: event.data.to,
+      body: event.data.body,
+      jobId: event.data.jobId,
+      requestedBy: event.data.requestedBy ?? null,
+      maxAttempts: this.deps.smsAttempts,
+      sourceEventId: event.id,
+      correlationId: event.correlationId,
+      requestedAt: new Date(event.data.requestedAt),
+    });
+  }
+
+  /** EmailRequested -> `email` queue (job id from requestId). */
+  emailRequested(event: EventOf<typeof EmailRequested>): Promise<void | 'duplicate'> {
+    return this.enqueue({
+      key: emailJobId(event.data.requestId),
+      channel: 'email',
+      purpose: event.data.purpose,
+      recipient: event.data.to,
+      subject: event.data.subject,
+      body: event.data.text,
+      html: event.data.html ?? null,
+      replyTo: event.data.replyTo ?? null,
+      jobId: event.data.jobId,
+      maxAttempts: this.deps.emailAttempts,
+      sourceEventId: event.id,
+      correlationId: event.correlationId,
+      requestedAt: new Date(event.data.requestedAt),
+    });
+  }
+
+  /** BookingCreated -> booking confirmation email to the customer (one per booking: job id from the job's id). */
+  bookingCreated(event: EventOf<typeof BookingCreated>): Promise<void | 'duplicate'> {
+    const content = bookingConfirmationEmail(event.data, this.deps.business);
+    return this.enqueue({
+      key: bookingConfirmationJobId(event.data.jobId),
+      channel: 'email',
+      purpose: 'booking-confirmation',
+      recipient: event.data.customer.email,
+      subject: content.subject,
+      body: content.text,
+      html: content.html,
+      jobId: event.data.jobId,
+      maxAttempts: this.deps.emailAttempts,
+      sourceEventId: event.id,
+      correlationId: event.correlationId,
+      requestedAt: new Date(event.occurredAt),
+    });
+  }
+
+  /** Writes the delivery row (idempotent on its key), then queues the BullMQ job with the same key as job id. */
+  private async enqueue(input: NewDelivery): Promise<void | 'duplicate'> {
+    const { delivery, created } = await this.deps.deliveries.createIfAbsent(input);
+    if (!created && !OPEN_STATUSES.includes(delivery.status)) return 'duplicate';
+    const queue = delivery.channel === 'sms' ? this.deps.queues.sms : this.deps.queues.email;
+    await queue.add(
+      delivery.purpose,
+      { deliveryId: delivery.id, correlationId: input.correlationId ?? undefined },
+      { jobId: delivery.key },
+    );
+    return created ? undefined : 'duplicate';
+  }
+}
