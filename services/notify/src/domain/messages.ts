@@ -3,8 +3,15 @@
  * wording. Pure functions, unit-tested; the workers only send what these return.
  */
 import type { BookingCreatedV1Data, ServiceType } from '@tyres/events';
-import { CARD_SURCHARGE_LABEL, formatAud, gstInInclusive, toCents, withCardSurcharge } from '@tyres/kernel';
-import { formatEta, formatLongDate, formatShortDateTime, slotStartsAt } from './perth-time';
+import {
+  CARD_SURCHARGE_LABEL,
+  formatAud,
+  gstInInclusive,
+  slotStartsAt,
+  toCents,
+  withCardSurcharge,
+} from '@tyres/kernel';
+import { formatEta, formatLongDate, formatShortDateTime } from './message-times';
 
 export const SERVICE_LABEL: Record<ServiceType, string> = {
   'new-tyres': 'New Tyres',

@@ -18,7 +18,8 @@
  *   { type: 'ping' }
  */
 import { z } from 'zod';
-import type { BookingCreatedV1Data, JobAssignedV1Data, ServiceType, TimeSlot, UserRole } from '@tyres/events';
+import type { BookingCreatedV1Data, JobAssignedV1Data, ServiceType, UserRole } from '@tyres/events';
+import type { TimeSlot } from '@tyres/kernel';
 
 export interface NewBookingData {
   id: string;

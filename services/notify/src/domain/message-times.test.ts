@@ -1,3 +1,4 @@
+import { perthDate, slotStartsAt } from '@tyres/kernel';
 import {
   etaFrom,
   formatEta,
@@ -5,9 +6,7 @@ import {
   formatPerthClock,
   formatPerthTime12,
   formatShortDateTime,
-  perthDate,
-  slotStartsAt,
-} from './perth-time';
+} from './message-times';
 
 describe('Perth time', () => {
   it('formats the ETA as hh:mm in Perth, 30 minutes from now', () => {
