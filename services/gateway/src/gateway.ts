@@ -2,6 +2,7 @@ import { startService, type Logger } from '@tyres/service-kit';
 import type { GatewayConfig } from './config';
 import { createDb, DB_SCHEMA } from './db/client';
 import { seedFirstAdmin } from './db/seed-admin';
+import { Revocations } from './db/revocations';
 import { UserCache } from './db/user-cache';
 import { UserRepository } from './db/users';
 import { userEvents } from './events/user-events';
@@ -19,13 +20,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
     config,
     logger,
     db,
-    http: async ({ outbox, relay, redis, readiness }) => {
-      const users = new UserRepository(
-        db,
-        userEvents(outbox.enqueue),
-        () => relay.wake(),
-        new UserCache(redis, config.REDIS_PREFIX),
-      );
+    http: async ({ outbox, relay, redis, readiness, lifecycle }) => {
+      const userCache = new UserCache(redis, config.REDIS_PREFIX);
+      const users = new UserRepository(db, userEvents(outbox.enqueue), () => relay.wake(), userCache);
+      const revocations = new Revocations(db, redis, config.REDIS_PREFIX, logger);
+      const stopHousekeeping = sessionHousekeeping(revocations, userCache, logger);
+      lifecycle.onShutdown('session housekeeping', stopHousekeeping);
       const seeded = await seedFirstAdmin(db, users, {
         username: config.ADMIN_USERNAME,
         password: config.ADMIN_PASSWORD,
@@ -54,8 +54,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
           secret: config.SESSION_SECRET,
           ttlHours: config.SESSION_TTL_HOURS,
           secure: config.cookieSecure,
-          redis,
-          redisPrefix: config.REDIS_PREFIX,
+          revocations,
         }),
         throttle: new LoginThrottle({
           redis,
@@ -84,4 +83,27 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
       return { app: gateway.listener, setDraining: gateway.setDraining, onUpgrade: gateway.handleUpgrade };
     },
   });
+}
+
+/** How often writes that Redis missed are replayed (it was down); cheap when there are none. */
+const REPAIR_INTERVAL_MS = 5_000;
+/** Revocations of expired tokens prove nothing; purged hourly (idempotent DELETE, safe on every replica). */
+const PURGE_INTERVAL_MS = 3600_000;
+
+function sessionHousekeeping(revocations: Revocations, userCache: UserCache, logger: Logger) {
+  const repair = setInterval(() => {
+    void Promise.all([revocations.repair(), userCache.repair()]).catch(() => undefined);
+  }, REPAIR_INTERVAL_MS);
+  const purge = setInterval(() => {
+    revocations
+      .purgeExpired()
+      .then((count) => count && logger.info({ count }, 'purged expired session revocations'))
+      .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'revocation purge failed'));
+  }, PURGE_INTERVAL_MS);
+  repair.unref();
+  purge.unref();
+  return () => {
+    clearInterval(repair);
+    clearInterval(purge);
+  };
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import jwt from 'jsonwebtoken';
 import type { Response } from 'express';
 import { LRUCache } from 'lru-cache';
-import type { Redis } from 'ioredis';
+import type { Revocation, Revocations } from '../db/revocations';
 
 export const SESSION_COOKIE = 'tyres_session';
 /** Bound on the verified-token memo (least recently used go first; a miss only costs one HMAC check). */
@@ -19,13 +19,14 @@ export interface SessionOptions {
   secret: string;
   ttlHours: number;
   secure: boolean;
-  redis: Redis;
-  redisPrefix: string;
+  /** Logged-out tokens: recorded in Postgres, cached in Redis (db/revocations.ts). */
+  revocations: Pick<Revocations, 'isRevoked' | 'revoke'>;
 }
 
 /**
- * Stateless JWT session in an httpOnly, SameSite=Lax cookie. Logout revokes the token id in Redis until it
- * would have expired, so a copied cookie stops working at logout, not hours later.
+ * Stateless JWT session in an httpOnly, SameSite=Lax cookie. Logout revokes the token id (recorded in Postgres,
+ * cached in Redis) until it would have expired, so a copied cookie stops working at logout, not hours later, and
+ * stays refused after a Redis restart.
  */
 export class Sessions {
   private readonly verified = new LRUCache<string, SessionClaims>({ max: MAX_REMEMBERED_TOKENS });
@@ -84,18 +85,19 @@ export class Sessions {
     return result;
   }
 
-  async isRevoked(claims: SessionClaims): Promise<boolean> {
-    return (await this.opts.redis.exists(this.revokedKey(claims.jti))) > 0;
+  isRevoked(claims: SessionClaims): Promise<boolean> {
+    return this.opts.revocations.isRevoked(claims.jti);
   }
 
-  async revoke(claims: SessionClaims): Promise<void> {
-    const ttl = Math.max(1, claims.exp - Math.floor(Date.now() / 1000));
-    await this.opts.redis.set(this.revokedKey(claims.jti), '1', 'EX', ttl);
+  /** Where logouts are recorded (the sign-in use cases write them). */
+  get revocations(): SessionOptions['revocations'] {
+    return this.opts.revocations;
   }
+}
 
-  private revokedKey(jti: string) {
-    return `${this.opts.redisPrefix}gateway:session:revoked:${jti}`;
-  }
+/** The durable record of ending this session early (logout). */
+export function revocationOf(claims: SessionClaims): Revocation {
+  return { jti: claims.jti, userId: claims.sub, expiresAt: new Date(claims.exp * 1000) };
 }
 
 /** Minimal cookie reader: the gateway must not parse bodies or cookies it forwards, only find its own. */
