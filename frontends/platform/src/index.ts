@@ -1,5 +1,20 @@
-export { ApiError, apiJson, apiRequest, apiUpload, errorMessage, getQueryFn } from './api';
-export type { HttpMethod, RequestOptions, UnauthorizedBehavior } from './api';
+export {
+  ApiError,
+  apiBlob,
+  apiGet,
+  apiJson,
+  apiPage,
+  apiRequest,
+  apiUpload,
+  downloadFile,
+  errorMessage,
+  getQueryFn,
+  isNetworkError,
+  newIdempotencyKey,
+  queryKeyUrl,
+  withQuery,
+} from './api';
+export type { HttpMethod, Page, QueryParams, QueryValue, RequestOptions, UnauthorizedBehavior } from './api';
 export { createQueryClient } from './query-client';
 export {
   dismissToasts,

@@ -1,6 +1,6 @@
 /** The booking dialog's calls (spec section 7, "Public"), through the one API client of @tyres/platform. */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { ApiError, apiJson, apiUpload } from '@tyres/platform/api';
+import { ApiError, apiGet, apiJson, apiUpload, newIdempotencyKey } from '@tyres/platform/api';
 import { MESSAGES } from './schema';
 
 export interface TimeSlotState {
@@ -13,7 +13,7 @@ export const timeSlotsKey = (date: string) => ['public', 'time-slots', date] as 
 export const TIME_SLOTS_ROOT = ['public', 'time-slots'] as const;
 
 export function fetchTimeSlots(date: string): Promise<TimeSlotState[]> {
-  return apiJson<TimeSlotState[]>('GET', `/api/time-slots?date=${encodeURIComponent(date)}`);
+  return apiGet<TimeSlotState[]>('/api/time-slots', { query: { date } });
 }
 
 export function useTimeSlots(date: string) {
@@ -43,7 +43,7 @@ export type TyrePrice =
 /** GET /api/tyre-pricing/{size}: a price, or on 404 the error object; any other failure is "API Error". */
 export async function fetchTyrePrice(size: string): Promise<TyrePrice> {
   try {
-    return await apiJson<TyrePrice>('GET', `/api/tyre-pricing/${encodeURIComponent(size)}`);
+    return await apiGet<TyrePrice>(`/api/tyre-pricing/${encodeURIComponent(size)}`);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       try {
@@ -169,15 +169,11 @@ export interface BookingAnswer {
 }
 
 export function createQuote(payload: BookingPayload, idempotencyKey: string): Promise<QuoteAnswer> {
-  return apiJson<QuoteAnswer>('POST', '/api/bookings/quote', payload, {
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
+  return apiJson<QuoteAnswer>('POST', '/api/bookings/quote', payload, { idempotencyKey });
 }
 
 export function createBooking(payload: BookingPayload, idempotencyKey: string): Promise<BookingAnswer> {
-  return apiJson<BookingAnswer>('POST', '/api/bookings', payload, {
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
+  return apiJson<BookingAnswer>('POST', '/api/bookings', payload, { idempotencyKey });
 }
 
 export function uploadPhotos(jobId: string, files: readonly File[]): Promise<unknown> {
@@ -201,14 +197,10 @@ export function fetchAddressSuggestions(
   sessionToken: string,
   signal?: AbortSignal,
 ): Promise<AddressSuggestion[]> {
-  const params = new URLSearchParams({ q: query, sessionToken });
-  return apiJson<AddressSuggestion[]>('GET', `/api/addresses/suggestions?${params.toString()}`, undefined, {
+  return apiGet<AddressSuggestion[]>('/api/addresses/suggestions', {
+    query: { q: query, sessionToken },
     signal,
   });
 }
 
-export function newKey(): string {
-  const c = globalThis.crypto as Crypto | undefined;
-  if (c?.randomUUID) return c.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
-}
+export const newKey = newIdempotencyKey;

@@ -1,4 +1,4 @@
-import { apiJson } from '@tyres/platform/api';
+import { apiGet, apiJson } from '@tyres/platform/api';
 
 /** GET /api/booking-token/{token}: "booking by token" (spec section 3). */
 export interface BookingByToken {
@@ -25,7 +25,7 @@ export interface PaymentIntentAnswer {
 }
 
 export const fetchBooking = (token: string) =>
-  apiJson<BookingByToken>('GET', `/api/booking-token/${encodeURIComponent(token)}`);
+  apiGet<BookingByToken>(`/api/booking-token/${encodeURIComponent(token)}`);
 
 export const createPaymentIntent = (bookingToken: string) =>
   apiJson<PaymentIntentAnswer>('POST', '/api/create-payment-intent-token', { bookingToken });

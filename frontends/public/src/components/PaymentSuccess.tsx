@@ -1,17 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { apiJson } from '@tyres/platform/api';
+import { fetchBooking } from '../checkout/api';
 import { CheckIcon } from './icons';
 import { serviceLabel } from '../site/content';
 import { formatLongDate, formatMoney } from '../site/format';
 import { useHydrated } from '../site/hydrated';
-
-interface BookingByToken {
-  amount: string;
-  serviceType: string;
-  customer: { name: string };
-  job: { scheduledDate: string; timeSlot: string; address: string; suburb: string };
-}
 
 function readPaymentParams(): { token: string } | null {
   const params = new URLSearchParams(window.location.search);
@@ -35,7 +28,7 @@ export function PaymentSuccess() {
   const heading = useRef<HTMLHeadingElement>(null);
   const booking = useQuery({
     queryKey: ['public', 'booking-token', token],
-    queryFn: () => apiJson<BookingByToken>('GET', `/api/booking-token/${encodeURIComponent(token ?? '')}`),
+    queryFn: () => fetchBooking(token ?? ''),
     enabled: token !== null && !dismissed,
   });
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
-import { ApiError, apiJson } from '@tyres/platform/api';
+import { ApiError, apiGet } from '@tyres/platform/api';
 import { BookButton } from '../components/booking-context';
 import { PhoneIcon } from '../components/icons';
 import {
@@ -175,7 +175,7 @@ export function SuburbPage({ name }: { name: string }) {
   const slug = slugName(name);
   const remote = useQuery({
     queryKey: ['public', 'suburb', slug],
-    queryFn: () => apiJson<SuburbApiPage>('GET', `/api/suburbs/mobile-tyres-${encodeURIComponent(slug)}`),
+    queryFn: () => apiGet<SuburbApiPage>(`/api/suburbs/mobile-tyres-${encodeURIComponent(slug)}`),
     enabled: !known && slug !== '',
   });
 
