@@ -41,6 +41,13 @@ async function main() {
     PORT_OFFSET: offset - 3000,
     // The browser logs in many times from one address; the throttle has its own tests.
     LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
+    // The browser suites and the fuzz suite book, quote and upload far more from one address than a customer would;
+    // the public limits have their own tests.
+    PUBLIC_LIMIT_QUOTES_PER_HOUR: '1000000',
+    PUBLIC_LIMIT_BOOKINGS_PER_HOUR: '1000000',
+    PUBLIC_LIMIT_PHOTO_UPLOADS_PER_HOUR: '1000000',
+    PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR: '1000000',
+    PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR: '1000000',
   });
   if (!(await checkInfra(env))) process.exit(1);
   if (!process.env.E2E_SKIP_BUILD) await run('npm', ['run', 'build'], { env });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseEnvSchema, loadConfig, pemKey } from '@tyres/service-kit';
 import { TrustedProxies } from './http/client-address';
+import { publicLimitsEnv } from './http/public-limits';
 
 const url = z.string().url();
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -81,6 +82,8 @@ export const gatewayEnvSchema = baseEnvSchema
       .int()
       .positive()
       .default(15 * 60),
+    /** Per-client hourly limits on the public endpoints (http/public-limits.ts). */
+    ...publicLimitsEnv,
   })
   .superRefine(
     (env, ctx) => {

@@ -10,6 +10,7 @@ import { createGatewayApp } from './http/app';
 import { Sessions } from './http/session';
 import { LoginThrottle } from './http/throttle';
 import { TrustedProxies } from './http/client-address';
+import { hourlyLimits } from './http/public-limits';
 
 /** Composition of the gateway; main.ts runs it, integration tests start it on port 0. */
 export async function startGateway(config: GatewayConfig, logger: Logger) {
@@ -64,6 +65,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
           windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS,
         }),
         trustedProxies: TrustedProxies.parse(config.TRUSTED_PROXIES),
+        publicLimits: { redis, prefix: config.REDIS_PREFIX, limits: hourlyLimits(config) },
         upstreams: {
           booking: config.BOOKING_URL,
           jobs: config.JOBS_URL,

@@ -1,6 +1,8 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import express from 'express';
+import type { Redis } from 'ioredis';
+import { Counter } from 'prom-client';
 import {
   createServiceApp,
   notForwarded,
@@ -18,6 +20,7 @@ import { IdentityTokens } from './identity';
 import type { Sessions } from './session';
 import type { LoginThrottle } from './throttle';
 import { clientAddress, TrustedProxies } from './client-address';
+import { PublicLimits, type HourlyLimits } from './public-limits';
 
 export interface GatewayAppDeps {
   logger: Logger;
@@ -26,6 +29,8 @@ export interface GatewayAppDeps {
   throttle: LoginThrottle;
   /** Peers whose X-Forwarded-For is believed (TRUSTED_PROXIES); none by default. */
   trustedProxies?: TrustedProxies;
+  /** Per-client hourly limits on public endpoints (public-limits.ts), counted in this Redis. */
+  publicLimits?: { redis: Redis; prefix: string; limits: HourlyLimits };
   upstreams: UpstreamUrls;
   internalPrivateKey: string;
   allowedOrigins: string[];
@@ -88,6 +93,18 @@ export function createGatewayApp(deps: GatewayAppDeps) {
     logger: deps.logger,
     timeoutMs: deps.upstreamTimeoutMs,
   });
+  const publicLimits =
+    deps.publicLimits &&
+    new PublicLimits({
+      ...deps.publicLimits,
+      logger: deps.logger,
+      failedOpen: new Counter({
+        name: 'gateway_public_limit_failed_open_total',
+        help: 'Public calls let through unchecked because Redis could not count them',
+        labelNames: ['group'],
+        registers: [service.metrics.registry],
+      }),
+    });
   const edge = createEdge({
     logger: deps.logger,
     allowedOrigins: deps.allowedOrigins,
@@ -97,6 +114,8 @@ export function createGatewayApp(deps: GatewayAppDeps) {
     ownBodyBytes: OWN_BODY_BYTES,
     session: (req) => sessionUser(req, deps.sessions, deps.users),
     identity: new IdentityTokens(deps.internalPrivateKey),
+    clientAddress: (req) => clientAddress(req, trusted),
+    publicLimits,
     forwarder,
     local: app,
     httpDuration: service.metrics.httpDuration,

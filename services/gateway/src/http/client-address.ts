@@ -82,3 +82,9 @@ function unmapIpv4(address: string): string {
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   return m ? (m[1] as string) : address;
 }
+
+/**
+ * The header that tells a service the client's address as computed above (booking caps open payment holds per
+ * client with it). The edge removes any value a client sent and writes its own on every forwarded call.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-client-address';

@@ -9,7 +9,9 @@ import { currentCorrelationId, serviceUnavailable } from '@tyres/service-kit';
 import type { PublicUser } from '../domain/users';
 import { createEdge } from './edge';
 import { createForwarder } from './forwarder';
+import { clientAddress, TrustedProxies } from './client-address';
 import { IdentityTokens } from './identity';
+import type { LimitGroup, LimitRefusal } from './public-limits';
 
 // The edge on a real socket, with a stand-in service behind it and a stand-in for what the gateway answers
 // itself: what a browser or a service would see.
@@ -62,6 +64,9 @@ let lines: Array<Record<string, unknown>> = [];
 let logger: pino.Logger;
 /** What the session lookup does for the next request (the cookie value picks the user). */
 let sessionLookup: (cookie: string) => Promise<PublicUser | undefined>;
+/** What the public limits answer for the next call (undefined: within the limit); every call they count. */
+let limitAnswer: (group: LimitGroup, address: string) => LimitRefusal | undefined;
+const counted: string[] = [];
 
 beforeAll(async () => {
   service = http.createServer((req, res) => {
@@ -116,6 +121,14 @@ beforeAll(async () => {
       return cookie ? sessionLookup(cookie) : undefined;
     },
     identity: new IdentityTokens(privateKey),
+    // The test client stands behind a trusted proxy: X-Forwarded-For names the client.
+    clientAddress: (req) => clientAddress(req, new TrustedProxies(['127.0.0.1'])),
+    publicLimits: {
+      consume: async (group, address) => {
+        counted.push(`${group} ${address}`);
+        return limitAnswer(group, address);
+      },
+    },
     forwarder,
     local: (req, res) => {
       local.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
@@ -142,6 +155,8 @@ beforeEach(() => {
   seen.length = 0;
   local.length = 0;
   lines = [];
+  counted.length = 0;
+  limitAnswer = () => undefined;
   sessionLookup = async (cookie) =>
     cookie === 'session=admin' ? admin : cookie === 'session=tech' ? technician : undefined;
 });
@@ -315,6 +330,66 @@ describe('proxied routes', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 411 /);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe('public limits', () => {
+  it('counts anonymous calls to limited endpoints per client and answers 429 with Retry-After past the limit', async () => {
+    limitAnswer = (group, address) =>
+      group === 'bookings' && address === '203.0.113.7'
+        ? { retryAfterSeconds: 1200, message: 'Too many requests. Please try again in 20 minutes.' }
+        : undefined;
+    const post = (path: string, client: string, headers: Record<string, string> = {}) =>
+      call(path, { method: 'POST', body: '{}', headers: { 'X-Forwarded-For': client, ...headers } });
+
+    const refused = await post('/api/bookings', '203.0.113.7');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1200');
+    expect(await refused.json()).toEqual({
+      message: 'Too many requests. Please try again in 20 minutes.',
+      code: 'too_many_requests',
+      details: { retryAfterSeconds: 1200 },
+    });
+    expect(seen).toHaveLength(0);
+
+    expect((await post('/api/bookings/', '198.51.100.2')).status).toBe(200);
+    expect((await post('/api/bookings/quote', '203.0.113.7')).status).toBe(200);
+    expect(
+      (await call('/api/addresses/suggestions?q=1', { headers: { 'X-Forwarded-For': '192.0.2.1' } })).status,
+    ).toBe(200);
+    expect(counted).toEqual([
+      'bookings 203.0.113.7',
+      'bookings 198.51.100.2',
+      'quotes 203.0.113.7',
+      'addressSuggestions 192.0.2.1',
+    ]);
+  });
+
+  it('never counts staff calls or endpoints outside the limited groups', async () => {
+    limitAnswer = () => ({ retryAfterSeconds: 60, message: 'Too many requests.' });
+    const staff = await call('/api/bookings', {
+      method: 'POST',
+      body: '{}',
+      headers: { Cookie: 'session=tech' },
+    });
+    expect(staff.status).toBe(200);
+    expect((await call('/api/time-slots?date=2030-01-07')).status).toBe(200);
+    expect((await call('/api/payments/webhook', { method: 'POST', body: '{}' })).status).toBe(200);
+    expect(counted).toEqual([]);
+  });
+
+  it('tells the service the client address it computed, never the one a client wrote', async () => {
+    await call('/api/bookings/quote', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'X-Forwarded-For': '203.0.113.9', 'X-Client-Address': '10.9.9.9' },
+    });
+    await call('/api/dashboard/customer-invoices', {
+      headers: { Cookie: 'session=tech', 'X-Client-Address': '10.9.9.9' },
+    });
+    expect(seen.map((s) => s.headers['x-client-address'])).toEqual(['203.0.113.9', '127.0.0.1']);
+    await call('/api/user', { headers: { Cookie: 'session=tech', 'X-Client-Address': '10.9.9.9' } });
+    expect(local[0]!.headers['x-client-address']).toBeUndefined();
   });
 });
 

@@ -6,11 +6,14 @@ import {
   REQUEST_ID_HEADER,
   runWithContext,
   toHttpError,
+  tooManyRequests,
   type Logger,
 } from '@tyres/service-kit';
 import type { PublicUser } from '../domain/users';
+import { CLIENT_ADDRESS_HEADER } from './client-address';
 import type { Forwarder } from './forwarder';
 import { forwardIdentity, type IdentityTokens } from './identity';
+import { limitGroupOf, type PublicLimits } from './public-limits';
 import {
   ADMIN_ONLY,
   CROSS_SITE,
@@ -35,8 +38,9 @@ import { applyCors, isAllowedOrigin, isCrossSiteMutation, securityHeaders } from
  * The gateway's edge policy, written once: every request passes it, whether a service answers it (forwarded)
  * or the gateway itself (its own API, the API's 404, the front ends, health and metrics, through express):
  *
- *   request id and context → security headers → CORS → [API only: CSRF origin check → session → the route's
- *   access rule → body cap → identity] → forward or answer locally → metrics and access log
+ *   request id and context → security headers → CORS → CSRF origin check → [API only: session → the route's
+ *   access rule → public limits (anonymous callers) → body cap → identity and client address] → forward or
+ *   answer locally → metrics and access log
  *
  * It runs in front of express rather than inside it: the gateway shares a 2-core machine with the service
  * behind it, and express in the hot path cost about as much CPU per proxied call as the booking service spent
@@ -53,6 +57,10 @@ export interface EdgeDeps {
   /** The staff user behind the session cookie (auth.ts sessionUser); undefined at once without a cookie. */
   session: (req: http.IncomingMessage) => PublicUser | undefined | Promise<PublicUser | undefined>;
   identity: IdentityTokens;
+  /** The client's address as the limits see it (client-address.ts: X-Forwarded-For from trusted proxies only). */
+  clientAddress: (req: http.IncomingMessage) => string;
+  /** Per-client limits on public endpoints; staff calls are never counted. */
+  publicLimits?: Pick<PublicLimits, 'consume'>;
   forwarder: Forwarder;
   /** What the gateway answers itself (express). */
   local: (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -140,10 +148,12 @@ export function createEdge(deps: EdgeDeps) {
   ) {
     helmet(req, res, noop);
     if (applyCors(req, res, deps.allowedOrigins)) return;
-    if (destination.kind === 'site') return deps.local(req, res);
+    // Nobody downstream may take a client's word for its address: the edge writes the header itself.
+    delete req.headers[CLIENT_ADDRESS_HEADER];
     if (destination.kind === 'service' && AMBIGUOUS_PATH.test(path))
       return sendJson(res, 404, { message: `No route for ${req.method} ${path}`, code: 'not_found' });
     if (isCrossSiteMutation(req, deps.allowedOrigins)) return sendJson(res, 403, CROSS_SITE);
+    if (destination.kind === 'site') return deps.local(req, res);
 
     // Without a session cookie the answer comes at once, and the request goes on in the same tick.
     let session: ReturnType<EdgeDeps['session']>;
@@ -152,19 +162,20 @@ export function createEdge(deps: EdgeDeps) {
     } catch (err) {
       return failed(res, err, 'session lookup failed');
     }
-    if (!(session instanceof Promise)) return admit(req, res, destination, session, correlationId);
+    if (!(session instanceof Promise)) return admit(req, res, path, destination, session, correlationId);
     session
       .then(
-        (user) => admit(req, res, destination, user, correlationId),
+        (user) => admit(req, res, path, destination, user, correlationId),
         (err: unknown) => failed(res, err, 'session lookup failed'),
       )
       .catch((err: unknown) => failed(res, err, 'request failed'));
   }
 
-  /** The route's access rule, the body cap and the identity; then forwarded, or answered here. */
+  /** The route's access rule and the public limits; then the rest (deliver). */
   function admit(
     req: http.IncomingMessage,
     res: http.ServerResponse,
+    path: string,
     destination: Exclude<Destination, { kind: 'site' }>,
     user: PublicUser | undefined,
     correlationId: string,
@@ -172,7 +183,30 @@ export function createEdge(deps: EdgeDeps) {
     // An own path asked with a method it does not have gets express's answer (404, or the OPTIONS list).
     const denied = destination.route && refusal(destination.route.access, user);
     if (denied) return sendJson(res, denied.status, denied.body);
+    if (destination.kind === 'own') return deliver(req, res, destination, user, correlationId, '');
 
+    const address = deps.clientAddress(req);
+    // Only anonymous calls to the few limited public endpoints wait for Redis; everything else goes on at once.
+    const group = !user && deps.publicLimits ? limitGroupOf(req.method ?? 'GET', path) : undefined;
+    if (!group) return deliver(req, res, destination, user, correlationId, address);
+    deps
+      .publicLimits!.consume(group, address)
+      .then((limited) => {
+        if (!limited) return deliver(req, res, destination, user, correlationId, address);
+        sendHttpError(res, tooManyRequests(limited.message, limited.retryAfterSeconds));
+      })
+      .catch((err: unknown) => failed(res, err, 'request failed'));
+  }
+
+  /** The body cap, the identity and the client's address; then forwarded, or answered here. */
+  function deliver(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    destination: Exclude<Destination, { kind: 'site' }>,
+    user: PublicUser | undefined,
+    correlationId: string,
+    address: string,
+  ) {
     const cap =
       destination.kind === 'own'
         ? deps.ownBodyBytes
@@ -186,6 +220,7 @@ export function createEdge(deps: EdgeDeps) {
       return deps.local(req, res);
     }
     forwardIdentity(req, user, deps.identity, correlationId);
+    req.headers[CLIENT_ADDRESS_HEADER] = address;
     deps.forwarder.web(req, res, destination.route, correlationId, cap);
   }
 
@@ -226,6 +261,7 @@ export function createEdge(deps: EdgeDeps) {
         if (denied)
           return rejectUpgrade(socket, denied.status, denied.status === 401 ? 'Unauthorized' : 'Forbidden');
         forwardIdentity(req, user, deps.identity, correlationId);
+        req.headers[CLIENT_ADDRESS_HEADER] = deps.clientAddress(req);
         deps.forwarder.upgrade(req, socket, head, route, correlationId);
       } catch (err) {
         logger.error({ err }, 'websocket upgrade failed');

@@ -131,6 +131,8 @@ export function createForwarder(deps: ForwarderDeps) {
     });
     proxy.on('error', (err, req, res) => {
       const flight = inFlight.get(req);
+      // The call was abandoned on purpose (the body passed its cap): the client already has its 413.
+      if (flight?.refused) return;
       deps.logger.warn(
         {
           err: err.message,
@@ -141,7 +143,7 @@ export function createForwarder(deps: ForwarderDeps) {
         flight?.timedOut ? 'upstream timed out' : 'upstream unavailable',
       );
       if (!(res instanceof http.ServerResponse)) return void (res as Duplex).destroy();
-      if (!flight || flight.refused || res.writableEnded) return;
+      if (!flight || res.writableEnded) return;
       if (res.headersSent) return void res.destroy();
       if (flight.timedOut) sendJson(res, 504, tooSlow(flight.route.upstream));
       else sendJson(res, 502, unavailable(flight.route.upstream));
