@@ -36,6 +36,32 @@ export type EventHandler<E extends EventEnvelope = EventEnvelope> = (
   ctx: HandlerContext,
 ) => Promise<void | 'duplicate'>;
 
+/** One message of a batch: its event and the context a single handler would get. */
+export interface BatchItem<E extends EventEnvelope = EventEnvelope> {
+  event: E;
+  ctx: HandlerContext;
+}
+
+/**
+ * Applies a batch of events at once (e.g. in one database transaction). Resolve to ack them all (one multiple
+ * ack); the array, if returned, says per item (same order) whether it was skipped as a duplicate. Throw and the bus
+ * hands the same messages to the handler again one at a time (a batch of one each), so one bad message never holds
+ * back the others and gets the usual retry / dead-letter treatment on its own.
+ */
+export type BatchEventHandler<E extends EventEnvelope = EventEnvelope> = (
+  items: readonly BatchItem<E>[],
+) => Promise<void | readonly (void | 'duplicate' | undefined)[]>;
+
+/** The events of any of several contracts (a union, one member per contract). */
+export type EventsOf<C extends AnyContract> = C extends AnyContract ? EventOf<C> : never;
+
+export interface BatchOptions {
+  /** Most messages per batch (default 200). The channel's prefetch is raised to twice this. */
+  maxMessages?: number;
+  /** Longest a message waits for the batch to fill (default 50 ms). */
+  lingerMs?: number;
+}
+
 /** Throw this from a handler when retrying cannot help (bad data for this service): straight to the DLQ. */
 export class NonRetryableError extends Error {
   override readonly name: string = 'NonRetryableError';
@@ -76,6 +102,23 @@ export interface EventBus {
   readonly connection: AmqpConnection;
   /** Registers a handler for one contract (several handlers per contract run in order). Call before start(). */
   subscribe<C extends AnyContract>(contract: C, handler: EventHandler<EventOf<C>>): void;
+  /**
+   * Registers one handler for several contracts, called with batches of their events (`BatchEventHandler`):
+   * messages gathered up to `maxMessages`, or for at most `lingerMs` after the first. A contract goes either here or
+   * to `subscribe`, not both. Once anything is subscribed in batches the whole consumer works batch by batch, one
+   * batch at a time per bus (events of per-event handlers within a batch are handled one by one first). Call before
+   * start().
+   */
+  subscribeBatch<const Cs extends readonly AnyContract[]>(
+    contracts: Cs,
+    handler: BatchEventHandler<EventsOf<Cs[number]>>,
+    options?: BatchOptions,
+  ): void;
+  /**
+   * Messages ready in this service's queue (not yet delivered to any consumer), as the broker counts them;
+   * undefined while not connected.
+   */
+  queueDepth(): Promise<number | undefined>;
   /**
    * Connects, declares the topology and starts consuming. By default resolves once consuming; with
    * `{ wait: false }` returns at once and keeps connecting in the background (the service can boot while the
@@ -152,11 +195,11 @@ export function createEventBus(options: EventBusOptions): EventBus {
   let closed: Promise<void> | undefined;
 
   async function setup(ch: ConfirmChannel): Promise<void> {
-    await assertServiceTopology(ch, topology, handlers.keys(), {
+    await assertServiceTopology(ch, topology, [...handlers.keys(), ...batchHandlers.keys()], {
       queueType: options.queueType ?? 'quorum',
       ...(options.deliveryLimit !== undefined ? { deliveryLimit: options.deliveryLimit } : {}),
     });
-    await ch.prefetch(prefetch);
+    await ch.prefetch(batching() ? Math.max(prefetch, 2 * batchSize) : prefetch);
     if (stopping) return;
     const { consumerTag } = await ch.consume(
       topology.queue,
@@ -167,12 +210,18 @@ export function createEventBus(options: EventBusOptions): EventBus {
           channel?.reopen();
           return;
         }
-        track(handleMessage(ch, msg));
+        if (batching()) {
+          pending.push({ ch, msg, at: Date.now() });
+          schedulePump();
+        } else track(handleMessage(ch, msg));
       },
       { noAck: false },
     );
     consumerTags.set(ch, consumerTag);
-    log.info({ queue: topology.queue, types: [...handlers.keys()], prefetch }, 'consuming');
+    log.info(
+      { queue: topology.queue, types: [...handlers.keys(), ...batchHandlers.keys()], prefetch, batchSize },
+      'consuming',
+    );
   }
 
   function track(task: Promise<void>): void {
@@ -266,7 +315,18 @@ export function createEventBus(options: EventBusOptions): EventBus {
     }
   }
 
-  async function handleMessage(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+  /** A parsed delivery on its way through the handlers. */
+  interface Delivery {
+    ch: ConfirmChannel;
+    msg: ConsumeMessage;
+    started: number;
+    retryCount: number;
+    event: EventEnvelope;
+    ctx: HandlerContext;
+  }
+
+  /** Parses a message; one that fails its contract is dead-lettered here (undefined). */
+  async function prepare(ch: ConfirmChannel, msg: ConsumeMessage): Promise<Delivery | undefined> {
     const started = Date.now();
     const retryCount = retryCountOf(msg.properties);
     const attempt = retryCount + 1;
@@ -290,7 +350,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
         durationMs: Date.now() - started,
         attempt,
       });
-      return;
+      return undefined;
     }
     const logger = baseLogger.child({
       correlationId: parsed.correlationId,
@@ -307,41 +367,193 @@ export function createEventBus(options: EventBusOptions): EventBus {
       routingKey: msg.fields.routingKey,
       headers: { ...(msg.properties.headers ?? {}) },
     };
-    const list = handlers.get(parsed.type);
+    return { ch, msg, started, retryCount, event: parsed, ctx };
+  }
+
+  /** A handler threw: retry later, or dead-letter (non-retryable, or out of attempts). */
+  async function settleFailure(d: Delivery, err: unknown): Promise<'retry' | 'dead-letter'> {
+    const logger = d.ctx.logger;
+    if (err instanceof NonRetryableError) {
+      await deadLetter(d.ch, d.msg, 'non-retryable', err, logger);
+      return 'dead-letter';
+    }
+    if (d.ctx.attempt >= retryPolicy.maxAttempts) {
+      await deadLetter(d.ch, d.msg, 'max-attempts', err, logger);
+      return 'dead-letter';
+    }
+    await retryLater(d.ch, d.msg, d.retryCount, err, logger);
+    return 'retry';
+  }
+
+  function consumedMetric(d: Delivery, outcome: 'ack' | 'retry' | 'dead-letter', duplicate: boolean): void {
+    const now = Date.now();
+    const occurred = Date.parse(d.event.occurredAt);
+    callMetric(options.metrics, 'consumed', {
+      type: d.event.type,
+      outcome,
+      duplicate,
+      durationMs: now - d.started,
+      attempt: d.ctx.attempt,
+      ...(Number.isFinite(occurred) ? { ageMs: Math.max(0, now - occurred) } : {}),
+    });
+  }
+
+  /** Runs `work` for one delivery, then acks it or hands it to retry / dead-letter. */
+  async function settleOne(d: Delivery, work: () => Promise<boolean>): Promise<void> {
     let outcome: 'ack' | 'retry' | 'dead-letter' = 'ack';
     let duplicate = false;
     try {
-      if (!list || list.length === 0) {
-        // A binding without a handler (e.g. an older replica during a rolling deploy): never drop the event.
-        throw new Error(`No handler for ${parsed.type} in ${service}`);
-      }
-      for (const handler of list) {
-        if ((await handler(parsed, ctx)) === 'duplicate') duplicate = true;
-      }
-      ack(ch, msg);
-      logger.debug(
-        { durationMs: Date.now() - started, duplicate },
+      duplicate = await work();
+      ack(d.ch, d.msg);
+      d.ctx.logger.debug(
+        { durationMs: Date.now() - d.started, duplicate },
         duplicate ? 'duplicate skipped' : 'handled',
       );
     } catch (err) {
-      if (err instanceof NonRetryableError) {
-        outcome = 'dead-letter';
-        await deadLetter(ch, msg, 'non-retryable', err, logger);
-      } else if (attempt >= retryPolicy.maxAttempts) {
-        outcome = 'dead-letter';
-        await deadLetter(ch, msg, 'max-attempts', err, logger);
-      } else {
-        outcome = 'retry';
-        await retryLater(ch, msg, retryCount, err, logger);
-      }
+      outcome = await settleFailure(d, err);
     }
-    callMetric(options.metrics, 'consumed', {
-      type: parsed.type,
-      outcome,
-      duplicate,
-      durationMs: Date.now() - started,
-      attempt,
-    });
+    consumedMetric(d, outcome, duplicate);
+  }
+
+  /** The per-event handlers of a delivery, in order; true if any skipped it as a duplicate. */
+  async function runHandlers(d: Delivery): Promise<boolean> {
+    const list = handlers.get(d.event.type);
+    if (!list || list.length === 0) {
+      // A binding without a handler (e.g. an older replica during a rolling deploy): never drop the event.
+      throw new Error(`No handler for ${d.event.type} in ${service}`);
+    }
+    let duplicate = false;
+    for (const handler of list) {
+      if ((await handler(d.event, d.ctx)) === 'duplicate') duplicate = true;
+    }
+    return duplicate;
+  }
+
+  async function handleMessage(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+    const d = await prepare(ch, msg);
+    if (d) await settleOne(d, () => runHandlers(d));
+  }
+
+  // --- batch consumption ------------------------------------------------------------------------------------------
+
+  interface BatchSubscription {
+    handler: BatchEventHandler;
+    maxMessages: number;
+    lingerMs: number;
+  }
+  const batchHandlers = new Map<string, BatchSubscription>();
+  let batchSize = 0;
+  let lingerMs = 0;
+  /** Delivered, not yet handled (batch mode), in delivery order. */
+  const pending: { ch: ConfirmChannel; msg: ConsumeMessage; at: number }[] = [];
+  let pumping = false;
+  let lingerTimer: NodeJS.Timeout | undefined;
+
+  const batching = () => batchHandlers.size > 0;
+
+  function schedulePump(): void {
+    if (pumping || pending.length === 0) return;
+    const first = pending[0] as (typeof pending)[number];
+    const wait = stopping || pending.length >= batchSize ? 0 : Math.max(0, first.at + lingerMs - Date.now());
+    if (lingerTimer) clearTimeout(lingerTimer);
+    lingerTimer = undefined;
+    if (wait === 0) {
+      pumping = true;
+      track(
+        pump().finally(() => {
+          pumping = false;
+          schedulePump();
+        }),
+      );
+      return;
+    }
+    lingerTimer = setTimeout(() => {
+      lingerTimer = undefined;
+      schedulePump();
+    }, wait);
+  }
+
+  /** Handles full batches while there are any (and whatever is left once the linger ran out or on close). */
+  async function pump(): Promise<void> {
+    do {
+      const ch = (pending[0] as (typeof pending)[number]).ch;
+      // One channel per batch: acks only go to the channel that delivered (a newer channel redelivers the rest).
+      let n = 0;
+      while (n < pending.length && n < batchSize && (pending[n] as (typeof pending)[number]).ch === ch) n++;
+      const taken = pending.splice(0, n).map((p) => p.msg);
+      await handleBatch(ch, taken);
+    } while (pending.length >= batchSize || (stopping && pending.length > 0));
+  }
+
+  async function handleBatch(ch: ConfirmChannel, msgs: ConsumeMessage[]): Promise<void> {
+    const groups = new Map<BatchSubscription, Delivery[]>();
+    for (const msg of msgs) {
+      const d = await prepare(ch, msg);
+      if (!d) continue;
+      const sub = batchHandlers.get(d.event.type);
+      if (!sub) {
+        // Per-event handlers (or none): settled now, before the batch's multiple ack covers its tag range.
+        await settleOne(d, () => runHandlers(d));
+        continue;
+      }
+      const list = groups.get(sub) ?? [];
+      list.push(d);
+      groups.set(sub, list);
+    }
+    const done: Delivery[] = [];
+    for (const [sub, list] of groups) {
+      if (list.length === 1) {
+        await settleOne(list[0] as Delivery, () => runBatchOfOne(sub, list[0] as Delivery));
+        continue;
+      }
+      let result: Awaited<ReturnType<BatchEventHandler>>;
+      try {
+        result = await sub.handler(list.map((d) => ({ event: d.event, ctx: d.ctx })));
+      } catch (err) {
+        log.warn(
+          { ...errorFields(err), messages: list.length },
+          'batch failed; handling its messages one at a time',
+        );
+        for (const d of list) await settleOne(d, () => runBatchOfOne(sub, d));
+        continue;
+      }
+      list.forEach((d, i) => {
+        done.push(d);
+        consumedMetric(d, 'ack', result?.[i] === 'duplicate');
+      });
+    }
+    if (done.length === 0) return;
+    // Every other delivery up to the highest tag is settled (earlier batches, and the one-by-one ones above), so
+    // one multiple ack covers exactly the batch.
+    let last = done[0] as Delivery;
+    for (const d of done) if (d.msg.fields.deliveryTag > last.msg.fields.deliveryTag) last = d;
+    try {
+      ch.ack(last.msg, true);
+    } catch (err) {
+      // The channel closed under us: the broker redelivers the batch, the inbox absorbs the duplicates.
+      log.warn({ ...errorFields(err), messages: done.length }, 'batch ack failed (channel closed)');
+    }
+  }
+
+  async function runBatchOfOne(sub: BatchSubscription, d: Delivery): Promise<boolean> {
+    const result = await sub.handler([{ event: d.event, ctx: d.ctx }]);
+    return result?.[0] === 'duplicate';
+  }
+
+  async function queueDepth(): Promise<number | undefined> {
+    const model = connection.current;
+    if (!model || !channel?.isReady()) return undefined;
+    // A channel of its own: a failed check (queue gone) closes the channel it ran on, never the consumer's.
+    let ch: Awaited<ReturnType<typeof model.createChannel>> | undefined;
+    try {
+      ch = await model.createChannel();
+      ch.on('error', () => undefined);
+      return (await ch.checkQueue(topology.queue)).messageCount;
+    } catch {
+      return undefined;
+    } finally {
+      await ch?.close().catch(() => undefined);
+    }
   }
 
   const bus: EventBus = {
@@ -353,11 +565,35 @@ export function createEventBus(options: EventBusOptions): EventBus {
       return inFlight.size;
     },
     subscribedTypes() {
-      return [...handlers.keys()];
+      return [...handlers.keys(), ...batchHandlers.keys()];
+    },
+    queueDepth,
+    subscribeBatch(contractList, handler, batchOptions = {}) {
+      if (closed) throw new Error('The event bus is closed');
+      if (channel) throw new Error('subscribeBatch must be called before start()');
+      const sub: BatchSubscription = {
+        handler: handler as BatchEventHandler,
+        maxMessages: batchOptions.maxMessages ?? 200,
+        lingerMs: batchOptions.lingerMs ?? 50,
+      };
+      if (!Number.isInteger(sub.maxMessages) || sub.maxMessages < 1)
+        throw new Error('maxMessages must be a positive integer');
+      if (!(sub.lingerMs >= 0)) throw new Error('lingerMs must be 0 or more');
+      for (const contract of contractList) {
+        if (!registry[contract.type]) throw new Error(`${contract.type} is not in the bus registry`);
+        if (handlers.has(contract.type) || batchHandlers.has(contract.type))
+          throw new Error(`${contract.type} already has a handler`);
+      }
+      for (const contract of contractList) batchHandlers.set(contract.type, sub);
+      // One gathering for the whole consumer: the largest batch and the shortest linger asked for.
+      batchSize = Math.max(batchSize, sub.maxMessages);
+      lingerMs = batchHandlers.size === contractList.length ? sub.lingerMs : Math.min(lingerMs, sub.lingerMs);
     },
     subscribe(contract, handler) {
       if (closed) throw new Error('The event bus is closed');
       if (!registry[contract.type]) throw new Error(`${contract.type} is not in the bus registry`);
+      if (batchHandlers.has(contract.type))
+        throw new Error(`${contract.type} is already subscribed in batches`);
       const list = handlers.get(contract.type) ?? [];
       list.push(handler as EventHandler);
       handlers.set(contract.type, list);
@@ -389,6 +625,8 @@ export function createEventBus(options: EventBusOptions): EventBus {
         const ch = channel?.current;
         const tag = ch ? consumerTags.get(ch) : undefined;
         if (ch && tag) await ch.cancel(tag).catch(() => undefined);
+        // Batch mode: what was delivered and is still gathering is handled now (no more linger).
+        schedulePump();
         if (inFlight.size > 0) {
           log.info({ inFlight: inFlight.size }, 'waiting for running handlers');
           let timer: NodeJS.Timeout | undefined;

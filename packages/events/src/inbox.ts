@@ -25,6 +25,32 @@ export async function handleOnce<T>(
   return { status: 'handled', result: await fn() };
 }
 
+/**
+ * The batch form of `handleOnce`: records (eventId, handler) for every id in one statement, inside the caller's
+ * transaction, and returns the ids recorded now (first seen), each once. Ids already there (handled before, or twice
+ * in `eventIds`) are left out: skip their effect. Ids are inserted in sorted order, so two batches sharing ids
+ * wait for each other rather than deadlock; a concurrent duplicate waits for the other transaction, as in
+ * `handleOnce`.
+ */
+export async function claimInbox(
+  tx: SqlExecutor,
+  options: { schema: string; handler: string; eventIds: readonly string[] },
+): Promise<Set<string>> {
+  const ids = [...new Set(options.eventIds)].sort();
+  if (ids.length === 0) return new Set();
+  const rows = await tx.$queryRawUnsafe<{ event_id: string }[]>(
+    `INSERT INTO ${quoteIdent(options.schema)}."inbox_events" ("event_id", "handler")
+     SELECT id, $2 FROM unnest($1::uuid[]) AS id ORDER BY id
+     ON CONFLICT ("event_id", "handler") DO NOTHING
+     RETURNING "event_id"::text AS event_id`,
+    ids,
+    options.handler,
+  );
+  // Postgres hands uuids back in lower case: map them back to the ids as given.
+  const given = new Map(ids.map((id) => [id.toLowerCase(), id]));
+  return new Set(rows.map((r) => given.get(r.event_id) ?? r.event_id));
+}
+
 export interface InboxOptions {
   /** The service's Postgres schema holding `inbox_events`. */
   schema: string;
@@ -84,6 +110,8 @@ export interface Inbox<TTx extends SqlExecutor> {
     handlerName: string,
     fn: () => Promise<T>,
   ): Promise<HandleOnceResult<T>>;
+  /** Same as `claimInbox(tx, { schema, handler: handlerName, eventIds })`. */
+  claim(tx: SqlExecutor, eventIds: readonly string[], handlerName: string): Promise<Set<string>>;
 }
 
 /** Binds the inbox to a database and schema: `inbox.handler('jobs.onBookingCreated', async (tx, event) => ...)`. */
@@ -97,6 +125,7 @@ export function createInbox<TTx extends SqlExecutor>(
     handler: (handlerName, fn) => inboxHandler(db, handlerName, fn, options),
     handleOnce: (tx, eventId, handler, fn) =>
       handleOnce(tx, { schema: options.schema, eventId, handler }, fn),
+    claim: (tx, eventIds, handler) => claimInbox(tx, { schema: options.schema, handler, eventIds }),
   };
 }
 

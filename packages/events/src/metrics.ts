@@ -12,6 +12,8 @@ export interface EventMetrics {
     duplicate: boolean;
     durationMs: number;
     attempt: number;
+    /** From the event's `occurredAt` to now (its effect done or given up on): how far this consumer lags. */
+    ageMs?: number;
   }): void;
   /** One outbox relay batch finished. */
   outboxBatch?(info: { published: number; failed: number; durationMs: number }): void;

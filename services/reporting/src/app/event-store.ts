@@ -10,11 +10,18 @@
  *   replicas) never compute its facts from each other's half-committed state.
  */
 import type { SqlExecutor } from '@tyres/events';
-import { storeEvent } from '../db/event-store';
-import { lockForAggregate } from '../db/locks';
-import { deleteFacts, writeFacts } from '../db/projections';
-import { aggregateOf, type AggregateRef, type ConsumedEvent, type StoredEvent } from '../domain/aggregates';
-import { affectedDays, projectAggregate } from '../domain/facts';
+import { storeEvent, storeEvents } from '../db/event-store';
+import { lockForAggregate, lockForAggregates } from '../db/locks';
+import { deleteFacts, deleteFactsOf, FactBatch, markDays, writeFacts } from '../db/projections';
+import {
+  aggregateOf,
+  type AggregateRef,
+  type AggregateType,
+  type ConsumedEvent,
+  type StoredEvent,
+} from '../domain/aggregates';
+import { affectedDays, PROJECTED, projectAggregate } from '../domain/facts';
+import type { IsoDate } from '../domain/period';
 
 export type RecordOutcome = 'stored' | 'already-stored';
 
@@ -37,4 +44,39 @@ export async function reproject(tx: SqlExecutor, ref: AggregateRef, events: Stor
   const facts = projectAggregate(ref.type, events);
   if (facts) await writeFacts(tx, facts, days);
   else await deleteFacts(tx, ref.type, ref.id, days);
+}
+
+/**
+ * `recordEvent` for a batch (the live consumer's path), inside the batch's inbox transaction: every aggregate
+ * locked (sorted), the events stored in the given order (ids already stored are skipped, as one by one), then each
+ * aggregate that got a new event re-projected from all its stored events with the same fold (`projectAggregate`)
+ * and row mappers (`FactBatch`) as the rebuild, written with one statement per table, and the days touched marked.
+ * The events must be distinct (the inbox dedupes them first).
+ */
+export async function recordEvents(tx: SqlExecutor, events: readonly ConsumedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const batch = events.map((event) => ({ event, ref: aggregateOf(event) }));
+  await lockForAggregates(
+    tx,
+    batch.map((b) => b.ref),
+  );
+  const aggregates = await storeEvents(tx, batch);
+  const facts = new FactBatch();
+  const gone = new Map<Exclude<AggregateType, 'payment'>, string[]>(PROJECTED.map((t) => [t, []]));
+  const days = { customer: new Set<IsoDate>(), cost: new Set<IsoDate>() };
+  for (const { ref, events: stored } of aggregates) {
+    if (ref.type === 'payment') continue; // stored for later reports; no projection yet
+    const f = projectAggregate(ref.type, stored);
+    if (f) facts.add(f);
+    else gone.get(ref.type)?.push(ref.id);
+    // Jobs have no day summaries.
+    if (ref.type === 'job') continue;
+    const kind = ref.type === 'customer-invoice' ? days.customer : days.cost;
+    for (const day of affectedDays(stored)) kind.add(day);
+  }
+  await facts.upsert(tx);
+  for (const [type, ids] of gone) await deleteFactsOf(tx, type, ids);
+  // Last, so the dirty marks (which the day refresher waits on) are held for the shortest time.
+  await markDays(tx, 'customer', [...days.customer].sort());
+  await markDays(tx, 'cost', [...days.cost].sort());
 }

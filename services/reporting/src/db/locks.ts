@@ -41,3 +41,18 @@ export async function lockForAggregate(tx: SqlExecutor, ref: AggregateRef): Prom
     `${DB_SCHEMA}:${ref.type}:${ref.id}`,
   );
 }
+
+/**
+ * `lockForAggregate` for a batch of events: the rebuild lock shared, then every aggregate's lock (same keys as the
+ * single-event path), in sorted order so two batches sharing aggregates wait for each other, never in a cycle.
+ */
+export async function lockForAggregates(tx: SqlExecutor, refs: readonly AggregateRef[]): Promise<void> {
+  await lockForHandler(tx);
+  const keys = [...new Set(refs.map((ref) => `${DB_SCHEMA}:${ref.type}:${ref.id}`))].sort();
+  if (keys.length === 0) return;
+  // A function scan yields the array's elements in order: the locks are taken in that order.
+  await tx.$executeRawUnsafe(
+    'SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM unnest($1::text[]) AS k',
+    keys,
+  );
+}

@@ -303,7 +303,33 @@ export async function deleteFacts(
   else await tx.$executeRawUnsafe(DELETE_SQL[type], id, JSON.stringify(days));
 }
 
-// --- rebuild path: many aggregates ---------------------------------------------------------------------------------
+/** Deletes the facts of many aggregates of one type (they have none any more); days are marked separately. */
+export async function deleteFactsOf(
+  tx: SqlExecutor,
+  type: Exclude<AggregateType, 'payment'>,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  const table = {
+    'customer-invoice': CUSTOMER_INVOICES,
+    'purchase-invoice': PURCHASES,
+    expense: EXPENSES,
+    job: JOBS,
+  }[type];
+  // Revenue lines go with their invoice (ON DELETE CASCADE).
+  await tx.$executeRawUnsafe(
+    `DELETE FROM ${qualified(table)} WHERE ${q(table.key[0] as string)} = ANY($1::uuid[])`,
+    ids,
+  );
+}
+
+/** Marks days dirty for the day refresher (sorted, one statement: see markDaysSql). */
+export async function markDays(tx: SqlExecutor, kind: DayKind, days: readonly IsoDate[]): Promise<void> {
+  if (days.length === 0) return;
+  await tx.$executeRawUnsafe(`WITH ${markDaysSql(kind, '$1')} SELECT 1`, JSON.stringify(days));
+}
+
+// --- rebuild path (and live batches): many aggregates ---------------------------------------------------------------------------------
 
 /** Facts of many aggregates, gathered for bulk inserts. */
 export class FactBatch {
@@ -339,6 +365,26 @@ export class FactBatch {
     let n = 0;
     for (const [t, rows] of this.rows) if (t !== REVENUE_LINES) n += rows.length;
     return n;
+  }
+
+  /**
+   * Live batches: inserts or replaces the gathered facts, one statement per table, the invoices' revenue lines
+   * replaced as a whole (those of categories that are gone deleted). Each aggregate at most once per batch.
+   */
+  async upsert(tx: SqlExecutor): Promise<void> {
+    const invoices = this.rows.get(CUSTOMER_INVOICES) ?? [];
+    if (invoices.length > 0) {
+      await tx.$executeRawUnsafe(upsertSql(CUSTOMER_INVOICES, '$1', 'recordset'), JSON.stringify(invoices));
+      await tx.$executeRawUnsafe(
+        `DELETE FROM ${qualified(REVENUE_LINES)} WHERE "invoice_id" = ANY($1::uuid[])`,
+        invoices.map((r) => r.invoice_id),
+      );
+    }
+    for (const t of [REVENUE_LINES, PURCHASES, EXPENSES, JOBS]) {
+      const rows = this.rows.get(t) ?? [];
+      if (rows.length > 0) await tx.$executeRawUnsafe(upsertSql(t, '$1', 'recordset'), JSON.stringify(rows));
+    }
+    this.rows.clear();
   }
 
   async insert(tx: SqlExecutor, chunk = 5_000): Promise<void> {
