@@ -12,7 +12,6 @@ import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { ApiError } from '@tyres/platform/api';
 import { injectStyles } from '@tyres/platform/styles';
 import { useToast } from '@tyres/platform/toast';
 import { dialogEntryOnTop } from '../components/booking-history';
@@ -33,7 +32,7 @@ import {
 } from './api';
 import css from './booking.css';
 import { clearDraft, loadDraft, saveDraft } from './draft';
-import { isIsoDate, perthToday, slotHasPassed, TIME_SLOTS } from './perth';
+import { perthToday } from './perth';
 import { PhotoStep } from './PhotoStep';
 import { maxPhotos } from './photos';
 import {
@@ -53,6 +52,7 @@ import {
   type Step,
 } from './schema';
 import { ContactStep, DateStep, LocationStep, ServiceStep, TyreStep } from './steps';
+import { submitBooking, type BookingOutcome } from './submit';
 
 injectStyles('booking', css);
 
@@ -64,24 +64,6 @@ export interface BookingDialogProps {
   /** Changes every time a booking button is pressed. */
   openSeq: number;
 }
-
-type Outcome =
-  | {
-      kind: 'onsite';
-      jobNumber: string;
-      values: BookingValues;
-      total: string | number | null;
-      photosFailed: boolean;
-    }
-  | {
-      kind: 'prepaid';
-      bookingToken: string;
-      amount: string;
-      currency: string;
-      expiresAt?: string;
-      values: BookingValues;
-      photosFailed: boolean;
-    };
 
 /** A native modal <dialog>: focus stays inside, Esc and the close button close it, the page behind is inert. */
 function useModal(ref: RefObject<HTMLDialogElement | null>, open: boolean) {
@@ -165,7 +147,7 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
   const [step, setStep] = useState<Step>(draft?.step ?? 1);
   const [photos, setPhotos] = useState<File[]>([]);
   const [photosToAddAgain, setPhotosToAddAgain] = useState(draft?.photoCount ?? 0);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<BookingOutcome | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [singleTyre, setSingleTyre] = useState(false);
   const [announcement, setAnnouncement] = useState('');
@@ -282,13 +264,6 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
 
   const back = () => goTo(previousStep(step, getValues('serviceType')));
 
-  const slotProblem = (title: string, description: string) => {
-    toast({ title, description, variant: 'destructive' });
-    setValue('timeSlot', '');
-    void queryClient.invalidateQueries({ queryKey: TIME_SLOTS_ROOT });
-    goTo(1);
-  };
-
   const keyFor = (payload: BookingPayload) => {
     const json = JSON.stringify(payload);
     if (!idempotency.current || idempotency.current.payload !== json) {
@@ -297,161 +272,42 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
     return idempotency.current.key;
   };
 
+  // The submit itself is submitBooking (submit.ts); here its answer becomes a toast, a step or the confirmation.
   const submit = async (values: BookingValues) => {
-    if (!values.date || !values.timeSlot) {
-      toast({ title: MESSAGES.dateAndSlot, variant: 'destructive' });
-      goTo(1);
-      return;
-    }
-    if (
-      !isIsoDate(values.date) ||
-      values.date < perthToday() ||
-      !TIME_SLOTS.some((s) => s.slot === values.timeSlot)
-    ) {
-      toast({ title: MESSAGES.invalidDateOrSlot, variant: 'destructive' });
-      goTo(1);
-      return;
-    }
     setSubmitting(true);
     try {
-      // Re-check the chosen slot: someone may have taken it while this form was being filled in.
-      let stillFree = !slotHasPassed(values.date, values.timeSlot);
-      if (stillFree) {
-        try {
-          const fresh = await recheckTimeSlots(queryClient, values.date);
-          stillFree = fresh.some((s) => s.slot === values.timeSlot && s.isAvailable);
-        } catch {
-          // The server checks again when the booking is made (409 below).
-        }
-      }
-      if (!stillFree) {
-        slotProblem(MESSAGES.slotTakenTitle, MESSAGES.slotGone);
-        return;
-      }
-
-      const size = usesTyreDetails(values.serviceType) ? tyreSizeOf(values) : null;
-      const quoteInput = {
-        serviceType: values.serviceType,
-        tyreSize: size,
-        quantity: usesTyreDetails(values.serviceType) ? values.quantity : 1,
-      };
-      // The price of exactly what is being booked (the one on screen may still be the previous choice's, e.g.
-      // the prepaid price a moment after switching to pay on site).
-      let priced = await quoteFor(queryClient, {
-        ...quoteInput,
-        prepaid: values.paymentMethod === 'prepaid',
-      });
-      const method = isPrepaidAllowed(values.serviceType, priced.callbackRequired)
-        ? values.paymentMethod
-        : 'onsite';
-      if (method === 'onsite' && values.paymentMethod === 'prepaid') {
-        priced = await quoteFor(queryClient, { ...quoteInput, prepaid: false });
-      }
-      const onsiteTotal = priced.callbackRequired ? null : priced.total;
-      const payload: BookingPayload = {
-        customer: {
-          name: values.customerName.trim(),
-          email: values.customerEmail.trim(),
-          phone: values.customerPhone.trim(),
+      const result = await submitBooking(
+        { values, photos },
+        {
+          recheckTimeSlots: (date) => recheckTimeSlots(queryClient, date),
+          quoteFor: (input) => quoteFor(queryClient, input),
+          createQuote,
+          createBooking,
+          uploadPhotos,
+          keyFor,
         },
-        vehicle: {
-          make: values.vehicleMake.trim(),
-          model: values.vehicleModel.trim(),
-          year: Number(values.vehicleYear),
-          registration: values.registration.trim().toUpperCase(),
-        },
-        job: {
-          serviceType: values.serviceType,
-          scheduledDate: values.date,
-          timeSlot: values.timeSlot,
-          address: values.address.trim(),
-          suburb: values.suburb.trim(),
-          postcode: values.postcode.trim(),
-          tyreSize: size,
-          tyreQuantity: usesTyreDetails(values.serviceType) ? values.quantity : null,
-          notes: values.notes.trim() || null,
-          paymentMethod: method,
-        },
-      };
-
-      if (method === 'prepaid') {
-        let answer;
-        try {
-          answer = await createQuote(payload, keyFor(payload));
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 409) {
-            slotProblem(MESSAGES.slotTakenTitle, MESSAGES.slotTaken);
-          } else {
-            const message = error instanceof ApiError ? error.serverMessage : undefined;
-            toast({
-              title: MESSAGES.bookingFailedTitle,
-              description: message ?? MESSAGES.bookingFailed,
-              variant: 'destructive',
-            });
-          }
+      );
+      switch (result.kind) {
+        case 'invalid':
+          toast({ ...result.message, variant: 'destructive' });
+          goTo(1);
           return;
-        }
-        let photosFailed = false;
-        if (photos.length > 0 && answer.jobId) {
-          photosFailed = !(await uploadPhotos(answer.jobId, photos).then(
-            () => true,
-            () => false,
-          ));
-        }
-        setOutcome({
-          kind: 'prepaid',
-          bookingToken: answer.bookingToken,
-          amount: answer.amount,
-          currency: answer.currency,
-          expiresAt: answer.expiresAt,
-          values,
-          photosFailed,
-        });
-      } else {
-        const onsitePayload: BookingPayload = {
-          ...payload,
-          job: {
-            ...payload.job,
-            paymentMethod: 'onsite',
-            status: 'new',
-            ...(onsiteTotal !== null ? { customerValue: String(onsiteTotal) } : {}),
-          },
-        };
-        let answer;
-        try {
-          answer = await createBooking(onsitePayload, keyFor(onsitePayload));
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 409) {
-            slotProblem(MESSAGES.slotTakenTitle, MESSAGES.slotTaken);
-          } else {
-            toast({
-              title: MESSAGES.bookingErrorTitle,
-              description: MESSAGES.bookingError,
-              variant: 'destructive',
-            });
-          }
+        case 'slot-unavailable':
+          toast({ ...result.message, variant: 'destructive' });
+          setValue('timeSlot', '');
+          void queryClient.invalidateQueries({ queryKey: TIME_SLOTS_ROOT });
+          goTo(1);
           return;
-        }
-        // Onsite: create, then upload the photos, then confirm.
-        let photosFailed = false;
-        if (photos.length > 0) {
-          photosFailed = !(await uploadPhotos(answer.jobId, photos).then(
-            () => true,
-            () => false,
-          ));
-        }
-        setOutcome({
-          kind: 'onsite',
-          jobNumber: answer.jobNumber,
-          values,
-          total: onsiteTotal,
-          photosFailed,
-        });
+        case 'failed':
+          toast({ ...result.message, variant: 'destructive' });
+          return;
+        case 'booked':
+          setOutcome(result.outcome);
+          // The booking exists: a reload from here must not offer to book it again.
+          clearDraft();
+          void queryClient.invalidateQueries({ queryKey: TIME_SLOTS_ROOT });
+          goTo(7);
       }
-      // The booking exists: a reload from here must not offer to book it again.
-      clearDraft();
-      void queryClient.invalidateQueries({ queryKey: TIME_SLOTS_ROOT });
-      goTo(7);
     } finally {
       setSubmitting(false);
     }
@@ -674,7 +530,7 @@ function Confirmation({
   headingId,
   headingRef,
 }: {
-  outcome: Outcome;
+  outcome: BookingOutcome;
   phone: string | null;
   phoneText: string | null;
   headingId: string;
