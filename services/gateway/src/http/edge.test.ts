@@ -449,6 +449,24 @@ describe('request id and access log', () => {
     expect(lines.filter((l) => !String(l.correlationId ?? '').startsWith('trace-'))).toEqual([]);
   });
 
+  it('logs a request whose client went away before its answer (499), and drops the upstream call quietly', async () => {
+    const gone = new AbortController();
+    const call1 = call('/api/dashboard/jobs', {
+      headers: { Cookie: 'session=admin', 'x-request-id': 'trace-gone' },
+      signal: gone.signal,
+    }).catch((err: Error) => err.name);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gone.abort();
+    expect(await call1).toBe('AbortError');
+    for (let i = 0; i < 50 && !lines.some((l) => l.correlationId === 'trace-gone'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    // Past the upstream timeout: the dropped call neither times out nor logs anything more.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(lines.filter((l) => l.correlationId === 'trace-gone')).toEqual([
+      expect.objectContaining({ msg: 'request', status: 499, url: '/api/dashboard/jobs' }),
+    ]);
+  });
+
   it('answers a failed session lookup as the services answer errors, with the request id on its line', async () => {
     sessionLookup = async () => {
       throw serviceUnavailable('The database is unavailable right now.', 2, 'database_unavailable');

@@ -74,6 +74,8 @@ type Destination =
   | { kind: 'site'; label: string };
 
 const API_PATH = /^\/api(?:\/|$)/i;
+/** The access log's status for a request whose client went away before its answer was sent. */
+const CLIENT_CLOSED = 499;
 const SITE: Destination = { kind: 'site', label: 'unmatched' };
 
 /**
@@ -110,7 +112,10 @@ export function createEdge(deps: EdgeDeps) {
     return { kind: 'own', route: own, label: own?.path ?? 'unmatched' };
   }
 
-  /** Metrics and the access log, once the answer is sent; the request id is on the line. */
+  /**
+   * Metrics and the access log, once the answer is sent or the client has gone (status 499, as nginx logs a
+   * client that closed the connection before its answer); the request id is on the line.
+   */
   function record(
     req: http.IncomingMessage,
     res: http.ServerResponse,
@@ -119,8 +124,8 @@ export function createEdge(deps: EdgeDeps) {
     started: number,
   ) {
     const seconds = (performance.now() - started) / 1000;
-    deps.httpDuration.observe({ method: req.method, route: label, status: String(res.statusCode) }, seconds);
-    const status = res.statusCode;
+    const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
+    deps.httpDuration.observe({ method: req.method, route: label, status: String(status) }, seconds);
     const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     if (level === 'debug' && !logger.isLevelEnabled('debug')) return;
     logger[level](
@@ -233,7 +238,7 @@ export function createEdge(deps: EdgeDeps) {
     const destination = destinationOf(req.method ?? 'GET', path);
     const correlationId = correlationIdFrom(req.headers[REQUEST_ID_HEADER]);
     res.setHeader(REQUEST_ID_HEADER, correlationId);
-    res.on('finish', () => record(req, res, destination.label, correlationId, started));
+    res.once('close', () => record(req, res, destination.label, correlationId, started));
     // Everything the request causes (session lookup, handlers, proxy errors) logs with its request id.
     runWithContext({ correlationId }, () => {
       try {

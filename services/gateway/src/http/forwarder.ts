@@ -51,8 +51,11 @@ interface InFlight {
   cap: number;
   proxyReq?: http.ClientRequest;
   timedOut: boolean;
-  /** Answered 413 while the body was still streaming: the upstream call was abandoned on purpose. */
-  refused: boolean;
+  /**
+   * The upstream call was abandoned on purpose: the body passed its cap (the client has its 413), or the client
+   * went away before its answer.
+   */
+  abandoned: boolean;
 }
 
 function appendHeader(existing: string | string[] | undefined, value: string): string {
@@ -116,7 +119,7 @@ export function createForwarder(deps: ForwarderDeps) {
       const flight = inFlight.get(req);
       if (!flight) return;
       flight.proxyReq = proxyReq;
-      if (flight.refused) return void proxyReq.destroy();
+      if (flight.abandoned) return void proxyReq.destroy();
       // proxyTimeout aborts the call; this tells that abort apart from a refused connection.
       proxyReq.once('timeout', () => (flight.timedOut = true));
     });
@@ -131,8 +134,8 @@ export function createForwarder(deps: ForwarderDeps) {
     });
     proxy.on('error', (err, req, res) => {
       const flight = inFlight.get(req);
-      // The call was abandoned on purpose (the body passed its cap): the client already has its 413.
-      if (flight?.refused) return;
+      // Abandoned on purpose (a body past its cap, a client that left): nothing went wrong upstream.
+      if (flight?.abandoned) return;
       deps.logger.warn(
         {
           err: err.message,
@@ -201,7 +204,7 @@ export function createForwarder(deps: ForwarderDeps) {
       seen += chunk.length;
       if (seen <= flight.cap) return;
       req.off('data', count);
-      flight.refused = true;
+      flight.abandoned = true;
       req.unpipe();
       flight.proxyReq?.destroy();
       if (res.headersSent) return void res.destroy();
@@ -232,20 +235,22 @@ export function createForwarder(deps: ForwarderDeps) {
         req.headers['transfer-encoding'] !== undefined
       )
         return sendJson(res, 411, LENGTH_REQUIRED);
-      const flight: InFlight = { route, correlationId, cap, timedOut: false, refused: false };
+      const flight: InFlight = { route, correlationId, cap, timedOut: false, abandoned: false };
       inFlight.set(req, flight);
       for (const h of HOP_BY_HOP) delete req.headers[h];
       forwardedHeaders(req, 'http');
       // The client went away before the answer finished: stop the upstream work too.
       res.once('close', () => {
-        if (!res.writableFinished) flight.proxyReq?.destroy();
+        if (res.writableFinished) return;
+        flight.abandoned = true;
+        flight.proxyReq?.destroy();
       });
       const proxy = proxies.get(route.upstream)!;
       proxy.server.web(req, res, proxy.options);
     },
 
     upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, route: Route, correlationId: string) {
-      inFlight.set(req, { route, correlationId, cap: 0, timedOut: false, refused: false });
+      inFlight.set(req, { route, correlationId, cap: 0, timedOut: false, abandoned: false });
       forwardedHeaders(req, 'ws');
       proxies.get(route.upstream)!.middleware.upgrade(req, socket as Socket, head);
     },
