@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { quoteIdent, type SqlExecutor } from '@tyres/events';
-import { badRequest, conflict } from './errors';
+import { badRequest, HttpError } from './errors';
 
 /**
  * Idempotency-Key, one implementation for every service (issue 13): the key is claimed in Postgres inside the same
@@ -25,6 +25,14 @@ export interface IdempotencyRequest {
   key: string;
   /** sha256 of what makes the request this request (caller, path, body). */
   fingerprint: string;
+}
+
+export interface IdempotencyClaimOptions {
+  /**
+   * The status answered when the key was used for a different request: 409 by default; booking keeps the 422 its
+   * clients have always been given.
+   */
+  reusedStatus?: 409 | 422;
 }
 
 export type IdempotencyClaim =
@@ -70,6 +78,7 @@ export async function claimIdempotencyKey(
   tx: SqlExecutor,
   schema: string,
   req: IdempotencyRequest,
+  options: IdempotencyClaimOptions = {},
 ): Promise<IdempotencyClaim> {
   const table = `${quoteIdent(schema)}."idempotency_keys"`;
   const inserted = await tx.$executeRawUnsafe(
@@ -87,11 +96,11 @@ export async function claimIdempotencyKey(
   );
   const row = rows[0];
   // The row vanished between the two statements (purged): treat the key as new.
-  if (!row) return claimIdempotencyKey(tx, schema, req);
+  if (!row) return claimIdempotencyKey(tx, schema, req, options);
   if (row.request_hash !== req.fingerprint)
-    throw conflict(
+    throw new HttpError(
+      options.reusedStatus ?? 409,
       'This Idempotency-Key was already used for a different request',
-      undefined,
       'idempotency_key_reused',
     );
   return { claimed: false, replay: { statusCode: row.status_code, body: row.response } };
