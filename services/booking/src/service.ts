@@ -1,22 +1,24 @@
 /**
- * Composition of the booking service: config -> db -> runtime (bus, outbox relay, redis, readiness) -> repositories
- * -> subscriptions -> HTTP -> hold sweeper. main.ts runs it; integration tests start it in-process on port 0.
+ * The booking service's composition, in plain order: database → runtime → repositories and caches → use cases →
+ * subscriptions → listen (with the hold sweeper and the slot change listener). main.ts runs it; the integration
+ * tests start it in-process on port 0.
  */
-import { JobAssigned, JobDeleted, JobRescheduled, JobStatusChanged, PaymentSucceeded } from '@tyres/events';
-import { serviceHttp, startService, type Logger, type ServiceRuntime } from '@tyres/service-kit';
+import { createInbox, type TransactionRunner } from '@tyres/events';
+import { createServiceRuntime, serviceHttp, type Logger, type ServiceRuntime } from '@tyres/service-kit';
 import { GooglePlacesProvider } from './addresses/google-places';
 import { FallbackAddressProvider, OfflineAddressProvider, type AddressProvider } from './addresses/provider';
+import { BookingUseCases } from './app/bookings';
+import { Photos } from './app/photos';
+import { Reservations } from './app/reservations';
+import { SlotAdmin } from './app/slot-admin';
 import type { Config } from './config';
-import { Bookings } from './db/bookings';
-import { createDatabase, DB_SCHEMA, type Database, type Db } from './db/client';
+import { createDatabase, DB_SCHEMA, type Database, type Db, type Tx } from './db/client';
 import { PhotoChunks } from './db/photo-chunks';
-import { Photos } from './db/photos';
-import { Reservations } from './db/reservations';
 import { SlotCache } from './db/slot-cache';
 import { readSlots } from './db/slots';
-import { SlotAdmin } from './db/slot-admin';
 import { Suburbs } from './db/suburbs';
 import { bookingHandlers } from './events/handlers';
+import { subscribeBooking } from './events/subscriptions';
 import { bookingRoutes } from './http/routes';
 import { createHoldSweeper, type HoldSweeper } from './workers/hold-sweeper';
 
@@ -27,11 +29,14 @@ export interface BookingOptions {
   addresses?: AddressProvider;
 }
 
+/** What the runtime runs on: the driver path to the pool, closed with the Prisma client that owns it. */
+type RuntimeDb = Database['sql'] & { $disconnect(): Promise<void> };
+
 export interface BookingService {
-  runtime: ServiceRuntime<Database['sql'] & { $disconnect(): Promise<void> }>;
+  runtime: ServiceRuntime<RuntimeDb>;
   db: Db;
   slotCache: SlotCache;
-  bookings: Bookings;
+  bookings: BookingUseCases;
   reservations: Reservations;
   sweeper: HoldSweeper;
   shutdown(reason?: string): Promise<void>;
@@ -56,95 +61,104 @@ export async function startBooking(
   const clock = options.clock ?? (() => new Date());
   const database = await createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const { prisma: db, sql } = database;
-  const slotCache = new SlotCache({ load: (date) => readSlots(sql, date, database.prepared) });
-  const onSlotsChanged = (date: string) => slotCache.invalidate(date);
-  // Uploads write their chunks on at most half the pool: bookings and slot lists keep the rest.
-  const photoChunks = new PhotoChunks(sql, Math.floor(config.DATABASE_POOL_SIZE / 2));
-  let parts!: { bookings: Bookings; reservations: Reservations; sweeper: HoldSweeper };
-
-  const runtime = await startService({
+  // The runtime (readiness, outbox relay, maintenance) runs on the driver; closing it closes the shared pool.
+  const runtime = createServiceRuntime<RuntimeDb>({
     name: 'booking',
     schema: DB_SCHEMA,
     config,
     logger,
-    // The runtime (readiness, outbox relay) runs on the driver; closing it closes the shared pool.
     db: { ...sql, $disconnect: () => database.$disconnect() },
-    // subscribe runs before http: it builds the repositories both the handlers and the routes use.
-    subscribe: ({ bus, outbox, relay }) => {
-      const wake = () => relay.wake();
-      const bookings = new Bookings({
-        db,
-        sql,
-        lockedTransaction: database.lockedTransaction,
-        outbox,
-        wake,
-        clock,
-        logger,
-        holdMinutes: config.BOOKING_HOLD_MINUTES,
-        staffAlertEmail: config.STAFF_ALERT_EMAIL,
-        onSlotsChanged,
-      });
-      const handlers = bookingHandlers({ db, outbox, wake, clock, bookings });
-      bus.subscribe(PaymentSucceeded, handlers.onPaymentSucceeded);
-      bus.subscribe(JobDeleted, handlers.onJobDeleted);
-      bus.subscribe(JobStatusChanged, handlers.onJobStatusChanged);
-      bus.subscribe(JobRescheduled, handlers.onJobRescheduled);
-      bus.subscribe(JobAssigned, handlers.onJobAssigned);
-      parts = {
-        bookings,
-        reservations: new Reservations({ sql, outbox, wake, clock, onSlotsChanged }),
-        sweeper: createHoldSweeper({
-          sql,
-          photoChunks,
-          outbox,
-          wake,
-          clock,
-          logger,
-          intervalMs: config.HOLD_SWEEP_INTERVAL_MS,
-        }),
-      };
-    },
-    http: ({ outbox, relay, readiness }) => {
-      const wake = () => relay.wake();
-      const suburbs = new Suburbs(db);
-      return serviceHttp({
-        name: 'booking',
-        logger,
-        readiness,
-        identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-        routes: bookingRoutes({
-          sql,
-          slotCache,
-          clock,
-          bookings: parts.bookings,
-          reservations: parts.reservations,
-          slotAdmin: new SlotAdmin({ db, outbox, wake, clock, onSlotsChanged }),
-          photos: new Photos({ db, outbox, wake, clock, windowMinutes: config.PHOTO_UPLOAD_WINDOW_MINUTES }),
-          photoChunks,
-          uploads: {
-            maxBodyBytes: config.PHOTO_UPLOAD_MAX_BODY_BYTES,
-            drainTimeoutMs: config.PHOTO_UPLOAD_DRAIN_TIMEOUT_MS,
-          },
-          horizonDays: config.BOOKING_HORIZON_DAYS,
-          suburbs,
-          addresses: options.addresses ?? addressProviderFor(config, suburbs, logger),
-        }),
-      });
-    },
-    start: async ({ lifecycle }) => {
-      parts.sweeper.start();
-      lifecycle.onShutdown('hold sweeper', () => parts.sweeper.stop());
-      const listener = database.listen('booking_slots', {
-        onNotify: (date) => slotCache.invalidate(date),
-        onState: (listening) => slotCache.setEnabled(listening),
-        onError: (err) =>
-          logger.warn(
-            { err: err.message },
-            'slot change listener lost its connection; slot lists uncached until it is back',
-          ),
-      });
-      lifecycle.onShutdown('slot change listener', () => listener.close());
-    },
   });
-  return { runtime, db, slotCache, ...parts, shutdown: (reason) => runtime.shutdown(reason) };
+  const { outbox, wake } = runtime;
+
+  // Repositories and caches.
+  const slotCache = new SlotCache({ load: (date) => readSlots(sql, date, database.prepared) });
+  const onSlotsChanged = (date: string) => slotCache.invalidate(date);
+  // Uploads write their chunks on at most half the pool: bookings and slot lists keep the rest.
+  const photoChunks = new PhotoChunks(sql, Math.floor(config.DATABASE_POOL_SIZE / 2));
+  const suburbs = new Suburbs(db);
+
+  // Use cases.
+  const bookings = new BookingUseCases({
+    db,
+    sql,
+    lockedTransaction: database.lockedTransaction,
+    outbox,
+    wake,
+    clock,
+    logger,
+    holdMinutes: config.BOOKING_HOLD_MINUTES,
+    staffAlertEmail: config.STAFF_ALERT_EMAIL,
+    onSlotsChanged,
+  });
+  const reservations = new Reservations({ sql, outbox, wake, clock, onSlotsChanged });
+  const slotAdmin = new SlotAdmin({ db, outbox, wake, clock, onSlotsChanged });
+  const photos = new Photos({ db, outbox, wake, clock, windowMinutes: config.PHOTO_UPLOAD_WINDOW_MINUTES });
+  const sweeper = createHoldSweeper({
+    sql,
+    photoChunks,
+    outbox,
+    wake,
+    clock,
+    logger,
+    intervalMs: config.HOLD_SWEEP_INTERVAL_MS,
+  });
+
+  // What booking consumes.
+  const inbox = createInbox(db as unknown as TransactionRunner<Tx>, {
+    schema: DB_SCHEMA,
+    transactionOptions: { maxWait: 10_000, timeout: 15_000 },
+  });
+  subscribeBooking(runtime.bus, bookingHandlers({ inbox, wake, bookings, reservations, photos }));
+
+  const started = await runtime.listen(
+    serviceHttp({
+      name: 'booking',
+      logger,
+      readiness: runtime.readiness,
+      identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
+      routes: bookingRoutes({
+        sql,
+        slotCache,
+        clock,
+        bookings,
+        reservations,
+        slotAdmin,
+        photos,
+        photoChunks,
+        uploads: {
+          maxBodyBytes: config.PHOTO_UPLOAD_MAX_BODY_BYTES,
+          drainTimeoutMs: config.PHOTO_UPLOAD_DRAIN_TIMEOUT_MS,
+        },
+        horizonDays: config.BOOKING_HORIZON_DAYS,
+        suburbs,
+        addresses: options.addresses ?? addressProviderFor(config, suburbs, logger),
+      }),
+    }),
+    {
+      start: async () => {
+        sweeper.start();
+        runtime.lifecycle.onShutdown('hold sweeper', () => sweeper.stop());
+        const listener = database.listen('booking_slots', {
+          onNotify: (date) => slotCache.invalidate(date),
+          onState: (listening) => slotCache.setEnabled(listening),
+          onError: (err) =>
+            logger.warn(
+              { err: err.message },
+              'slot change listener lost its connection; slot lists uncached until it is back',
+            ),
+        });
+        runtime.lifecycle.onShutdown('slot change listener', () => listener.close());
+      },
+    },
+  );
+  return {
+    runtime: started,
+    db,
+    slotCache,
+    bookings,
+    reservations,
+    sweeper,
+    shutdown: (reason) => started.shutdown(reason),
+  };
 }

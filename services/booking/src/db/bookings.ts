@@ -1,373 +1,95 @@
 /**
- * Bookings and prepaid quotes: the one place that turns a validated request into rows, a slot reservation and the
- * events, in one transaction.
+ * Queries on bookings: the row and its reservation written together, reads by token, and the statements the
+ * payment confirmation runs (app/bookings.ts owns the transactions and decides what to run).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  toMoney,
-  type EventEnvelope,
-  type Outbox,
-  type PaymentSucceededV1Data,
-  type PgExecutor,
-} from '@tyres/events';
-import { badRequest, conflict, HttpError, type Logger } from '@tyres/service-kit';
-import { dateColumnToString, dateToColumn } from '../domain/dates';
-import { MSG } from '../domain/messages';
-import { computeQuote, prepaidAllowed, type Quote } from '../domain/pricing';
-import type { NormalizedBooking } from '../domain/requests';
-import { formatJobNumber, hashToken, newBookingToken } from '../domain/tokens';
-import { PHOTO_COLUMNS } from './photo-columns';
-import {
-  bookingCreatedEvent,
-  bookingPhotoAddedEvent,
-  bookingQuotedEvent,
-  eventMeta,
-  paymentConflictEmails,
-  type BookingRow,
-} from '../events/builders';
-import { Prisma, withTxRetry, type Db, type LockedTransaction, type Sql, type Tx } from './client';
+import { dateFromDb } from '@tyres/kernel';
+import type { Quote } from '../domain/pricing';
+import type { BookingRow } from '../events/builders';
+import type { Db, Sql, Tx } from './client';
 import type { Booking } from './generated/client';
-import { upsertCustomerAndVehicle } from './customers';
-import { claimKey, completeKey, type IdempotencyRequest } from './idempotency';
-import { tyrePrice } from './pricing';
-import { checkSlot, isSlotTaken, lockSlot, slotLockKey } from './slots';
+import { PHOTO_COLUMNS } from './photo-columns';
 
 /** For the Prisma interactive transactions (photos, slot admin): wait and run long enough, never hang. */
 export const TX_OPTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
 
-export interface BookingDeps {
-  db: Db;
-  /** The driver path to the same pool (see client.ts): the booking transaction runs on it. */
-  sql: PgExecutor;
-  lockedTransaction: LockedTransaction;
-  outbox: Outbox;
-  /** Nudges the outbox relay after a commit that wrote events. */
-  wake: () => void;
-  clock: () => Date;
-  logger: Logger;
-  holdMinutes: number;
-  /** Also told when a paid booking lost its slot (see paymentConflictEmails). */
-  staffAlertEmail?: string;
-  /** Called after a commit that changed a date's slots (drops this replica's cached list at once). */
-  onSlotsChanged: (date: string) => void;
+/** A booking by the hash of its token (any status: the caller decides what is still live). */
+export async function bookingByTokenHash(db: Db, tokenHash: string): Promise<Booking | undefined> {
+  return (await db.booking.findUnique({ where: { bookingTokenHash: tokenHash } })) ?? undefined;
 }
 
-export interface Replay {
-  replay: true;
-  statusCode: number;
-  body: unknown;
+/** The quote (or booking) a payment names: by quote id, else by job id. */
+export async function bookingForPayment(
+  tx: Tx,
+  ref: { quoteId?: string | null | undefined; jobId?: string | null | undefined },
+): Promise<Booking | undefined> {
+  if (!ref.quoteId && !ref.jobId) return undefined;
+  return (
+    (await tx.booking.findFirst({ where: ref.quoteId ? { id: ref.quoteId } : { jobId: ref.jobId! } })) ??
+    undefined
+  );
 }
 
-export interface BookingAnswer {
-  jobId: string;
-  jobNumber: string;
-  scheduledDate: string;
-  timeSlot: string;
-  paymentMethod: string;
-  paymentStatus: string;
-  customerValue: string;
+/** Where a booking's reservation is (or was), if it has one. */
+export async function reservationOfBooking(tx: Tx, bookingId: string) {
+  return (await tx.slotReservation.findUnique({ where: { bookingId } })) ?? undefined;
 }
 
-export interface QuoteAnswer {
-  bookingToken: string;
-  amount: string;
-  currency: 'AUD';
-  scheduledDate: string;
-  timeSlot: string;
-  expiresAt: string;
-  quoteId: string;
-  jobId: string;
-  jobNumber: string;
+/** Locks a booking's reservation row; undefined when it has none, else whether it was released. */
+export async function lockReservationOfBooking(
+  tx: Tx,
+  bookingId: string,
+): Promise<{ released: boolean } | undefined> {
+  const rows = await tx.$queryRawUnsafe<{ released_at: Date | null }[]>(
+    `SELECT released_at FROM booking.slot_reservations WHERE booking_id = $1::uuid FOR UPDATE`,
+    bookingId,
+  );
+  return rows[0] ? { released: rows[0].released_at !== null } : undefined;
 }
 
-export class Bookings {
-  constructor(private readonly deps: BookingDeps) {}
+export async function bookingById(tx: Tx, id: string): Promise<Booking> {
+  return tx.booking.findUniqueOrThrow({ where: { id } });
+}
 
-  /** Server-side price of a booking request (tyre price from the catalogue; the client's numbers are ignored). */
-  async price(job: NormalizedBooking['job'], prepaid: boolean): Promise<Quote> {
-    const tyre =
-      job.serviceType === 'new-tyres' && job.tyreSize
-        ? await tyrePrice(this.deps.sql, job.tyreSize, job.tyreBrand)
-        : undefined;
-    const input = {
-      serviceType: job.serviceType,
-      tyreSize: job.tyreSize,
-      tyrePriceCents: tyre?.cents ?? null,
-      quantity: job.tyreQuantity ?? 1,
-    };
-    const quote = computeQuote({ ...input, prepaid });
-    // Prepaid is forced to onsite for battery service and callback quotes (spec section 4): no discount either.
-    return prepaid && !prepaidAllowed(job.serviceType, quote)
-      ? computeQuote({ ...input, prepaid: false })
-      : quote;
-  }
+export interface PaymentFacts {
+  paymentStatus: 'paid';
+  paidAt: Date;
+  paymentId: string;
+  stripePaymentIntentId: string | null | undefined;
+}
 
-  /** POST /api/bookings: an onsite (or staff-recorded) booking, confirmed at once. */
-  async book(input: NormalizedBooking, idempotency?: IdempotencyRequest): Promise<BookingAnswer | Replay> {
-    const quote = await this.price(input.job, input.job.paymentMethod === 'prepaid');
-    const paymentMethod = quote.prepaid ? 'prepaid' : 'onsite';
-    const result = await this.create(
-      { ...input, job: { ...input.job, paymentMethod } },
-      quote,
-      'booking',
-      idempotency,
-    );
-    return 'replay' in result ? result : (result.answer as BookingAnswer);
-  }
+/** A paid booking that lost its slot: paid, no slot (staff rebook or refund). */
+export async function markPaidConflict(tx: Tx, id: string, paid: PaymentFacts): Promise<void> {
+  await tx.booking.update({ where: { id }, data: { ...paid, status: 'conflict' } });
+}
 
-  /** POST /api/bookings/quote: a prepaid quote holding its slot for holdMinutes while the customer pays. */
-  async quote(input: NormalizedBooking, idempotency?: IdempotencyRequest): Promise<QuoteAnswer | Replay> {
-    const quote = await this.price(input.job, true);
-    if (!quote.prepaid) throw badRequest(MSG.prepaidNotAvailable, undefined, 'prepaid_not_available');
-    const result = await this.create(
-      { ...input, job: { ...input.job, paymentMethod: 'prepaid' } },
-      quote,
-      'quote',
-      idempotency,
-    );
-    return 'replay' in result ? result : (result.answer as QuoteAnswer);
-  }
+/** The paid quote's hold becomes the booking's reservation, and the quote a confirmed booking. */
+export async function confirmPaidBooking(
+  tx: Tx,
+  id: string,
+  paid: PaymentFacts,
+  confirmedAt: Date,
+): Promise<Booking> {
+  await tx.$executeRawUnsafe(
+    `UPDATE booking.slot_reservations
+        SET kind = 'booking', expires_at = NULL, released_at = NULL, release_reason = NULL, updated_at = now()
+      WHERE booking_id = $1::uuid`,
+    id,
+  );
+  return tx.booking.update({ where: { id }, data: { ...paid, status: 'confirmed', confirmedAt } });
+}
 
-  private async create(
-    input: NormalizedBooking,
-    quote: Quote,
-    mode: 'booking' | 'quote',
-    idempotency?: IdempotencyRequest,
-  ): Promise<{ answer: BookingAnswer | QuoteAnswer } | Replay> {
-    const { outbox } = this.deps;
-    const { job } = input;
-    // The hot path, on the driver in 6 round trips: begin + the slot's lock, slot check (and expired holds),
-    // customer + vehicle + job number, booking + reservation, outbox, commit (plus 2 with an Idempotency-Key).
-    const run = () =>
-      this.deps.lockedTransaction(slotLockKey(job.scheduledDate, job.timeSlot), async (tx) => {
-        const now = this.deps.clock();
-        if (idempotency) {
-          const claim = await claimKey(tx, idempotency);
-          if (!claim.claimed) {
-            if (!claim.sameRequest)
-              throw new HttpError(
-                422,
-                'This Idempotency-Key was already used for a different request',
-                'idempotency_key_reused',
-              );
-            return { replay: true as const, statusCode: claim.statusCode, body: claim.response };
-          }
-        }
-        const outcome = await checkSlot(tx, outbox, job.scheduledDate, job.timeSlot, now);
-        if (outcome === 'blocked') throw conflict(MSG.slotNoLongerAvailable, undefined, 'slot_unavailable');
-        if (outcome === 'taken') throw conflict(MSG.slotJustBooked, undefined, 'slot_taken');
-
-        const { customerId, vehicleId, jobSeq } = await upsertCustomerAndVehicle(
-          tx,
-          input.customer,
-          input.vehicle,
-        );
-        const token = mode === 'quote' ? newBookingToken() : undefined;
-        const row: BookingRow = {
-          id: randomUUID(),
-          jobId: randomUUID(),
-          jobNumber: formatJobNumber(jobSeq),
-          channel: input.channel,
-          customerId,
-          vehicleId,
-          customerName: input.customer.name,
-          customerEmail: input.customer.email,
-          customerPhone: input.customer.phone,
-          vehicleMake: input.vehicle.make,
-          vehicleModel: input.vehicle.model,
-          vehicleYear: input.vehicle.year,
-          vehicleColor: input.vehicle.color,
-          vehicleRegistration: input.vehicle.registration,
-          serviceType: job.serviceType,
-          scheduledDate: dateToColumn(job.scheduledDate),
-          timeSlot: job.timeSlot,
-          address: job.address,
-          suburb: job.suburb,
-          postcode: job.postcode,
-          tyreSize: job.tyreSize,
-          tyreQuantity: job.tyreQuantity,
-          tyreBrand: job.tyreBrand,
-          notes: job.notes,
-          paymentMethod: job.paymentMethod,
-          paymentStatus: 'pending',
-          total: new Prisma.Decimal(quote.total),
-          callbackRequired: quote.callbackRequired,
-          stripePaymentIntentId: null,
-          expiresAt: mode === 'quote' ? new Date(now.getTime() + this.deps.holdMinutes * 60_000) : null,
-          confirmedAt: mode === 'booking' ? now : null,
-          createdAt: now,
-        };
-        await insertBooking(
-          tx,
-          row,
-          jobSeq,
-          mode === 'quote' ? 'quoted' : 'confirmed',
-          quote,
-          token ? hashToken(token) : null,
-        );
-        let answer: BookingAnswer | QuoteAnswer;
-        if (mode === 'quote') {
-          await outbox.enqueue(tx, bookingQuotedEvent(row, token!, eventMeta()));
-          answer = {
-            bookingToken: token!,
-            amount: quote.total,
-            currency: 'AUD',
-            scheduledDate: job.scheduledDate,
-            timeSlot: job.timeSlot,
-            expiresAt: row.expiresAt!.toISOString(),
-            quoteId: row.id,
-            jobId: row.jobId,
-            jobNumber: row.jobNumber,
-          };
-        } else {
-          await outbox.enqueue(tx, bookingCreatedEvent(row, eventMeta()));
-          answer = {
-            jobId: row.jobId,
-            jobNumber: row.jobNumber,
-            scheduledDate: job.scheduledDate,
-            timeSlot: job.timeSlot,
-            paymentMethod: row.paymentMethod,
-            paymentStatus: row.paymentStatus,
-            customerValue: quote.total,
-          };
-        }
-        if (idempotency) await completeKey(tx, idempotency, 201, answer);
-        return { answer };
-      });
-    try {
-      const result = await withTxRetry(run);
-      this.deps.onSlotsChanged(job.scheduledDate);
-      this.deps.wake();
-      return result;
-    } catch (err) {
-      // The partial unique index is the last word: a race the checks above did not see is still a 409.
-      if (isSlotTaken(err)) throw conflict(MSG.slotJustBooked, undefined, 'slot_taken');
-      throw err;
-    }
-  }
-
-  /** A live (unexpired, not yet expired/conflicted) quote or a confirmed booking by its token. */
-  async byToken(token: string): Promise<Booking | undefined> {
-    const booking = await this.deps.db.booking.findUnique({ where: { bookingTokenHash: hashToken(token) } });
-    if (!booking) return undefined;
-    if (booking.status === 'confirmed') return booking;
-    if (
-      booking.status === 'quoted' &&
-      booking.expiresAt &&
-      booking.expiresAt.getTime() > this.deps.clock().getTime()
-    )
-      return booking;
-    return undefined;
-  }
-
-  /**
-   * PaymentSucceeded for a prepaid quote: the quote becomes a booking (BookingCreated, paymentStatus paid), in the
-   * inbox transaction `tx`. Idempotent on its own too: a confirmed booking is left alone. A hold that expired is
-   * re-taken if the slot is still free; if someone else booked it meanwhile the booking is marked `conflict`
-   * (paid, no slot) and logged for staff.
-   */
-  async confirmPayment(
-    tx: Tx,
-    event: EventEnvelope<PaymentSucceededV1Data>,
-  ): Promise<'confirmed' | 'already' | 'unknown' | 'conflict'> {
-    const p = event.data;
-    if (!p.quoteId && !p.jobId) return 'unknown';
-    const found = await tx.booking.findFirst({ where: p.quoteId ? { id: p.quoteId } : { jobId: p.jobId! } });
-    if (!found) return 'unknown';
-    if (found.status === 'confirmed' || found.status === 'conflict') return 'already';
-    // Billing charges the amount it read from /internal/booking-token; a different amount means the two services
-    // disagree about a price. The money is taken either way, so the booking goes ahead and staff are told.
-    if (toMoney(p.originalAmount) !== toMoney(found.total))
-      this.deps.logger.error(
-        {
-          quoteId: found.id,
-          jobNumber: found.jobNumber,
-          quoted: toMoney(found.total),
-          paid: p.originalAmount,
-        },
-        'payment amount differs from the quote: check the booking and the payment',
-      );
-    const now = this.deps.clock();
-    const reservation = await tx.slotReservation.findUnique({ where: { bookingId: found.id } });
-    const date = dateColumnToString(reservation?.date ?? found.scheduledDate);
-    const slot = reservation?.timeSlot ?? found.timeSlot;
-    // Lock order everywhere: the slot's advisory lock, then reservation rows, then booking rows.
-    await lockSlot(tx, date, slot);
-    const locked = await tx.$queryRawUnsafe<{ released_at: Date | null }[]>(
-      `SELECT released_at FROM booking.slot_reservations WHERE booking_id = $1::uuid FOR UPDATE`,
-      found.id,
-    );
-    const current = await tx.booking.findUniqueOrThrow({ where: { id: found.id } });
-    if (current.status === 'confirmed' || current.status === 'conflict') return 'already';
-    const paid = {
-      paymentStatus: 'paid',
-      paidAt: new Date(p.succeededAt),
-      paymentId: p.paymentId,
-      stripePaymentIntentId: p.paymentIntentId,
-    };
-    const live = locked[0] !== undefined && locked[0].released_at === null;
-    if (!live) {
-      const outcome = locked[0]
-        ? await checkSlot(tx, this.deps.outbox, date, slot, now, found.jobId)
-        : 'taken';
-      if (outcome !== 'reserved') {
-        await tx.booking.update({ where: { id: found.id }, data: { ...paid, status: 'conflict' } });
-        // The customer has paid for a time they no longer have: they and the office hear about it now, not
-        // when the customer turns up waiting for a technician.
-        await this.deps.outbox.enqueue(
-          tx,
-          paymentConflictEmails(
-            found,
-            {
-              date,
-              slot,
-              paidAt: new Date(p.succeededAt),
-              amountPaid: p.amount,
-              staffAlertEmail: this.deps.staffAlertEmail,
-            },
-            () => eventMeta(event),
-          ),
-        );
-        this.deps.logger.error(
-          {
-            quoteId: found.id,
-            jobId: found.jobId,
-            jobNumber: found.jobNumber,
-            date,
-            slot,
-            paymentId: p.paymentId,
-          },
-          'paid after the hold expired and the slot was taken meanwhile: booking needs staff attention (rebook or refund)',
-        );
-        return 'conflict';
-      }
-    }
-    await tx.$executeRawUnsafe(
-      `UPDATE booking.slot_reservations
-          SET kind = 'booking', expires_at = NULL, released_at = NULL, release_reason = NULL, updated_at = now()
-        WHERE booking_id = $1::uuid`,
-      found.id,
-    );
-    const confirmed = await tx.booking.update({
-      where: { id: found.id },
-      data: { ...paid, status: 'confirmed', confirmedAt: now },
-    });
-    const photos = await tx.jobPhoto.findMany({
-      where: { bookingId: found.id },
-      orderBy: { uploadedAt: 'asc' },
-      select: PHOTO_COLUMNS,
-    });
-    // One eventMeta per event, in publishing order: BookingCreated first, then the photos the quote already had.
-    await this.deps.outbox.enqueue(tx, [
-      bookingCreatedEvent(confirmed, eventMeta(event)),
-      ...photos.map((ph) => bookingPhotoAddedEvent(ph, eventMeta(event))),
-    ]);
-    return 'confirmed';
-  }
+/** A booking's photos, oldest first. */
+export async function photosOfBooking(tx: Tx, bookingId: string) {
+  return tx.jobPhoto.findMany({
+    where: { bookingId },
+    orderBy: { uploadedAt: 'asc' },
+    select: PHOTO_COLUMNS,
+  });
 }
 
 /** The booking row and its slot reservation (a hold for a quote), in one statement. */
-async function insertBooking(
+export async function insertBooking(
   tx: Sql,
   b: BookingRow,
   seq: number,
@@ -412,7 +134,7 @@ async function insertBooking(
     b.vehicleColor,
     b.vehicleRegistration,
     b.serviceType,
-    dateColumnToString(b.scheduledDate),
+    dateFromDb(b.scheduledDate),
     b.timeSlot,
     b.address,
     b.suburb,

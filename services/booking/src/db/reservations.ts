@@ -1,87 +1,45 @@
-/**
- * Moving and freeing a job's slot reservation: the jobs service calls these synchronously (PUT/DELETE
- * /internal/reservations/:jobId) when it reschedules, cancels or deletes a job, so slot lists are right as soon as
- * its call returns; the same operations run again, as no-ops, when its events arrive.
- */
-import type { Outbox, PgExecutor } from '@tyres/events';
-import { conflict, notFound } from '@tyres/service-kit';
-import { MSG } from '../domain/messages';
-import { withTxRetry, type Sql } from './client';
-import { claimSlot, isSlotTaken } from './slots';
+/** Queries on a job's slot reservation (app/reservations.ts moves and frees it). */
+import type { Sql } from './client';
 
 export type ReleaseReason = 'cancelled' | 'deleted';
 
-export interface MovedReservation {
-  jobId: string;
-  scheduledDate: string;
+export interface JobReservation {
+  date: string;
   timeSlot: string;
+  released: boolean;
+  updatedAt: Date;
 }
 
-export class Reservations {
-  constructor(
-    private readonly deps: {
-      sql: PgExecutor;
-      outbox: Outbox;
-      wake: () => void;
-      clock: () => Date;
-      onSlotsChanged: (date: string) => void;
-    },
-  ) {}
+/** A job's reservation (live or released), if it ever had one. */
+export async function reservationOfJob(db: Sql, jobId: string): Promise<JobReservation | undefined> {
+  const [row] = await db.$queryRawUnsafe<
+    { date: string; time_slot: string; released: boolean; updated_ms: string | number }[]
+  >(
+    `SELECT to_char(date, 'YYYY-MM-DD') AS date, time_slot, released_at IS NOT NULL AS released,
+            floor(extract(epoch FROM updated_at) * 1000)::bigint AS updated_ms
+       FROM booking.slot_reservations WHERE job_id = $1::uuid`,
+    jobId,
+  );
+  return row
+    ? {
+        date: row.date,
+        timeSlot: row.time_slot,
+        released: row.released,
+        updatedAt: new Date(Number(row.updated_ms)),
+      }
+    : undefined;
+}
 
-  /**
-   * Moves a job's reservation to (date, slot) in one transaction: the row is updated in place, so there is never a
-   * moment where the job holds two slots or another job can take both. 404 without a reservation; 409 when the
-   * target is blocked or held by another job. A released reservation (cancelled job) is re-taken if free.
-   */
-  async move(jobId: string, date: string, slot: string): Promise<MovedReservation> {
-    let from: string | undefined;
-    const run = () =>
-      this.deps.sql.$transaction(async (tx) => {
-        const now = this.deps.clock();
-        const [existing] = await tx.$queryRawUnsafe<{ date: string; time_slot: string; released: boolean }[]>(
-          `SELECT to_char(date, 'YYYY-MM-DD') AS date, time_slot, released_at IS NOT NULL AS released
-             FROM booking.slot_reservations WHERE job_id = $1::uuid`,
-          jobId,
-        );
-        if (!existing) throw notFound('No slot reservation for this job');
-        from = existing.date;
-        if (existing.date === date && existing.time_slot === slot && !existing.released)
-          return { jobId, scheduledDate: date, timeSlot: slot };
-        const outcome = await claimSlot(tx, this.deps.outbox, date, slot, now, jobId);
-        if (outcome !== 'reserved')
-          throw conflict(
-            MSG.slotNoLongerAvailable,
-            undefined,
-            outcome === 'blocked' ? 'slot_unavailable' : 'slot_taken',
-          );
-        await tx.$executeRawUnsafe(
-          `UPDATE booking.slot_reservations
-              SET date = $2::date, time_slot = $3, released_at = NULL, release_reason = NULL, updated_at = now()
-            WHERE job_id = $1::uuid`,
-          jobId,
-          date,
-          slot,
-        );
-        return { jobId, scheduledDate: date, timeSlot: slot };
-      });
-    try {
-      const moved = await withTxRetry(run);
-      this.deps.onSlotsChanged(date);
-      if (from && from !== date) this.deps.onSlotsChanged(from);
-      this.deps.wake();
-      return moved;
-    } catch (err) {
-      if (isSlotTaken(err)) throw conflict(MSG.slotNoLongerAvailable, undefined, 'slot_taken');
-      throw err;
-    }
-  }
-
-  /** Frees a job's slot. Idempotent: a released or unknown reservation is left alone. Returns whether it freed one. */
-  async release(jobId: string, reason: ReleaseReason): Promise<boolean> {
-    const date = await releaseInTx(this.deps.sql, jobId, reason, this.deps.clock());
-    if (date) this.deps.onSlotsChanged(date);
-    return Boolean(date);
-  }
+/** Moves a job's reservation in place to (date, slot), live again if it had been released. */
+export async function moveReservation(db: Sql, jobId: string, date: string, slot: string): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE booking.slot_reservations
+        SET date = $2::date, time_slot = $3, released_at = NULL, release_reason = NULL, updated_at = now()
+      WHERE job_id = $1::uuid`,
+    jobId,
+    date,
+    slot,
+  );
 }
 
 /**
@@ -90,7 +48,7 @@ export class Reservations {
  * always the database's clock (real time), the business clock only decides "today" and expiry. Returns the date
  * freed, if any.
  */
-export async function releaseInTx(
+export async function releaseReservation(
   db: Sql,
   jobId: string,
   reason: ReleaseReason,

@@ -1,116 +1,43 @@
-/** The dashboard's time slot management: list a date's slots with their state, block and unblock. */
+/** Queries on slot blocks (app/slot-admin.ts blocks and unblocks). */
 import { randomUUID } from 'node:crypto';
-import type { Outbox, TimeSlot } from '@tyres/events';
-import { conflict, type Identity } from '@tyres/service-kit';
-import { TIME_SLOTS } from '../domain/constants';
-import { dateToColumn } from '../domain/dates';
-import { MSG } from '../domain/messages';
-import { slotStates, type SlotUnavailability } from '../domain/slots';
-import { eventMeta, slotBlockedEvent, slotUnblockedEvent } from '../events/builders';
-import { TX_OPTIONS } from './bookings';
-import type { Db } from './client';
-import { lockSlot, readSlots, slotHolder } from './slots';
+import { dateToDb } from '@tyres/kernel';
+import type { TimeSlot } from '@tyres/kernel';
+import type { Tx } from './client';
 
-export interface AdminSlot {
-  /** Stable per date and slot ("2030-06-03_0800"). */
+export interface SlotBlockRow {
   id: string;
-  date: string;
-  slot: TimeSlot;
   isAvailable: boolean;
   blockedReason: string | null;
-  isBlocked: boolean;
-  /** Never 'not-open': admins block slots past the booking horizon too (holidays planned ahead). */
-  state: NonNullable<SlotUnavailability> | 'available' | 'held';
-  booking: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' } | null;
 }
 
-export const slotId = (date: string, slot: TimeSlot) =>
-  `${date}_${(TIME_SLOTS.find((s) => s.slot === slot)?.start ?? '').replace(':', '')}`;
+/** The stored state of a (date, slot), if it was ever blocked. */
+export async function slotBlock(tx: Tx, date: string, slot: TimeSlot): Promise<SlotBlockRow | undefined> {
+  return (
+    (await tx.timeSlot.findUnique({
+      where: { date_slot: { date: dateToDb(date), slot } },
+      select: { id: true, isAvailable: true, blockedReason: true },
+    })) ?? undefined
+  );
+}
 
-export class SlotAdmin {
-  constructor(
-    private readonly deps: {
-      db: Db;
-      outbox: Outbox;
-      wake: () => void;
-      clock: () => Date;
-      onSlotsChanged: (date: string) => void;
+export async function blockSlot(tx: Tx, date: string, slot: TimeSlot, reason: string, by: string) {
+  await tx.timeSlot.upsert({
+    where: { date_slot: { date: dateToDb(date), slot } },
+    create: {
+      id: randomUUID(),
+      date: dateToDb(date),
+      slot,
+      isAvailable: false,
+      blockedReason: reason,
+      changedBy: by,
     },
-  ) {}
+    update: { isAvailable: false, blockedReason: reason, changedBy: by },
+  });
+}
 
-  async list(date: string): Promise<AdminSlot[]> {
-    const now = this.deps.clock();
-    const { blocks, reservations } = await readSlots(this.deps.db, date);
-    return slotStates(date, now, blocks, reservations).map((s) => ({
-      id: slotId(date, s.slot),
-      date,
-      slot: s.slot,
-      isAvailable: s.isAvailable,
-      blockedReason: s.blockedReason,
-      isBlocked: s.isBlocked,
-      state: s.state === 'booked' && s.reservation?.kind === 'hold' ? 'held' : (s.state ?? 'available'),
-      booking: s.reservation
-        ? { jobId: s.reservation.jobId, jobNumber: s.reservation.jobNumber, kind: s.reservation.kind }
-        : null,
-    }));
-  }
-
-  private async one(date: string, slot: TimeSlot): Promise<AdminSlot> {
-    return (await this.list(date)).find((s) => s.slot === slot)!;
-  }
-
-  /** Blocks a slot with a reason. Refused (409) while a booking or an unexpired prepaid hold has it. */
-  async block(date: string, slot: TimeSlot, reason: string, by: Identity): Promise<AdminSlot> {
-    await this.deps.db.$transaction(async (tx) => {
-      const now = this.deps.clock();
-      await lockSlot(tx, date, slot);
-      if (await slotHolder(tx, date, slot, now)) throw conflict(MSG.blockBooked, undefined, 'slot_booked');
-      const before = await tx.timeSlot.findUnique({
-        where: { date_slot: { date: dateToColumn(date), slot } },
-      });
-      if (before && !before.isAvailable && before.blockedReason === reason) return;
-      await tx.timeSlot.upsert({
-        where: { date_slot: { date: dateToColumn(date), slot } },
-        create: {
-          id: randomUUID(),
-          date: dateToColumn(date),
-          slot,
-          isAvailable: false,
-          blockedReason: reason,
-          changedBy: by.id,
-        },
-        update: { isAvailable: false, blockedReason: reason, changedBy: by.id },
-      });
-      await this.deps.outbox.enqueue(
-        tx,
-        slotBlockedEvent({ date, timeSlot: slot, reason, by: by.id, at: now }, eventMeta()),
-      );
-    }, TX_OPTIONS);
-    this.deps.onSlotsChanged(date);
-    this.deps.wake();
-    return this.one(date, slot);
-  }
-
-  /** Unblocks a slot (idempotent: SlotUnblocked only when it was blocked). */
-  async unblock(date: string, slot: TimeSlot, by: Identity): Promise<AdminSlot> {
-    await this.deps.db.$transaction(async (tx) => {
-      const now = this.deps.clock();
-      await lockSlot(tx, date, slot);
-      const before = await tx.timeSlot.findUnique({
-        where: { date_slot: { date: dateToColumn(date), slot } },
-      });
-      if (!before || before.isAvailable) return;
-      await tx.timeSlot.update({
-        where: { id: before.id },
-        data: { isAvailable: true, blockedReason: null, changedBy: by.id },
-      });
-      await this.deps.outbox.enqueue(
-        tx,
-        slotUnblockedEvent({ date, timeSlot: slot, by: by.id, at: now }, eventMeta()),
-      );
-    }, TX_OPTIONS);
-    this.deps.onSlotsChanged(date);
-    this.deps.wake();
-    return this.one(date, slot);
-  }
+export async function unblockSlot(tx: Tx, id: string, by: string) {
+  await tx.timeSlot.update({
+    where: { id },
+    data: { isAvailable: true, blockedReason: null, changedBy: by },
+  });
 }

@@ -4,10 +4,8 @@
  * slot so that "is it blocked?" / "is it taken?" answers stay true until the transaction commits (a block and a
  * booking racing for the same slot cannot both win).
  */
-import type { Outbox } from '@tyres/events';
 import { isUniqueViolation } from '@tyres/service-kit';
 import type { LiveReservation, SlotBlock } from '../domain/slots';
-import { bookingExpiredEvent, eventMeta } from '../events/builders';
 import type { Prepared, Sql } from './client';
 
 export const ACTIVE_SLOT_INDEX = 'slot_reservations_active_slot_key';
@@ -102,20 +100,20 @@ export async function slotHolder(
   return rows[0]?.job_id;
 }
 
-interface ExpiredRow {
-  booking_id: string;
+/** A prepaid hold released because its time ran out (its quote is now expired). */
+export interface ExpiredHold {
+  quoteId: string;
   date: string;
-  time_slot: string;
+  timeSlot: string;
 }
 
 /**
- * The sweeper's batch: releases prepaid holds whose time ran out, marks their quotes expired and writes
- * BookingExpired, all in `tx`. SKIP LOCKED so replicas share the work and never wait on a hold being confirmed.
- * (Holds on a slot someone is booking are expired inline by claimSlot.)
+ * The sweeper's batch: releases prepaid holds whose time ran out and marks their quotes expired, in `tx`; returns
+ * them (the caller writes BookingExpired). SKIP LOCKED so replicas share the work and never wait on a hold being
+ * confirmed. (Holds on a slot someone is booking are expired inline by slotState.)
  */
-export async function expireHolds(tx: Sql, outbox: Outbox, now: Date, limit = 100): Promise<number> {
-  const at = now.toISOString();
-  const rows = await tx.$queryRawUnsafe<ExpiredRow[]>(
+export async function expireDueHolds(tx: Sql, now: Date, limit = 100): Promise<ExpiredHold[]> {
+  const rows = await tx.$queryRawUnsafe<{ booking_id: string; date: string; time_slot: string }[]>(
     `WITH due AS (
        SELECT r.id FROM booking.slot_reservations r
         WHERE r.kind = 'hold' AND r.released_at IS NULL AND r.expires_at <= $1::timestamptz
@@ -134,57 +132,35 @@ export async function expireHolds(tx: Sql, outbox: Outbox, now: Date, limit = 10
      )
      SELECT released.booking_id::text AS booking_id, released.date, released.time_slot
        FROM released JOIN quotes ON quotes.id = released.booking_id`,
-    at,
+    now.toISOString(),
     limit,
   );
-  if (rows.length > 0) {
-    await outbox.enqueue(
-      tx,
-      rows.map((r) =>
-        bookingExpiredEvent(
-          { quoteId: r.booking_id, scheduledDate: r.date, timeSlot: r.time_slot, expiredAt: now },
-          eventMeta(),
-        ),
-      ),
-    );
-  }
-  return rows.length;
+  return rows.map((r) => ({ quoteId: r.booking_id, date: r.date, timeSlot: r.time_slot }));
 }
 
-export type ReserveOutcome = 'reserved' | 'blocked' | 'taken';
-
-/**
- * Checks and claims a slot inside `tx`: the slot's advisory lock, then checkSlot. The caller then inserts or moves
- * its reservation row; a unique violation on ACTIVE_SLOT_INDEX at that point (should these checks ever be
- * bypassed) still means 'taken'.
- */
-export async function claimSlot(
-  tx: Sql,
-  outbox: Outbox,
-  date: string,
-  slot: string,
-  now: Date,
-  exceptJobId?: string,
-): Promise<ReserveOutcome> {
-  await lockSlot(tx, date, slot);
-  return checkSlot(tx, outbox, date, slot, now, exceptJobId);
+export interface SlotState {
+  blocked: boolean;
+  /** The job holding the slot (a booking or an unexpired hold), other than the one asking. */
+  holder: string | null;
+  /** Quotes whose expired holds on this slot were released just now. */
+  expired: string[];
 }
 
 /**
  * One statement, under the slot's advisory lock (taken in an earlier statement, so this one's snapshot sees every
- * commit made before the lock was granted): releases the slot's expired holds (their quotes become expired, with
- * BookingExpired), and reports whether the slot is blocked or held by another job.
+ * commit made before the lock was granted): releases the slot's expired holds (their quotes become expired), and
+ * reports whether the slot is blocked or held by another job.
  */
-export async function checkSlot(
+export async function slotState(
   tx: Sql,
-  outbox: Outbox,
   date: string,
   slot: string,
   now: Date,
   exceptJobId?: string,
-): Promise<ReserveOutcome> {
-  const at = now.toISOString();
-  const [row] = await tx.$queryRawUnsafe<{ blocked: boolean; holder: string | null; expired: string[] }[]>(
+): Promise<SlotState> {
+  const [row] = await tx.$queryRawUnsafe<
+    { blocked: boolean; holder: string | null; expired: string[] | string }[]
+  >(
     `WITH due AS (
        SELECT r.id FROM booking.slot_reservations r
         WHERE r.kind = 'hold' AND r.released_at IS NULL AND r.expires_at <= $3::timestamptz
@@ -208,19 +184,9 @@ export async function checkSlot(
             (SELECT coalesce(json_agg(id::text), '[]'::json) FROM quotes) AS expired`,
     date,
     slot,
-    at,
+    now.toISOString(),
     exceptJobId ?? null,
   );
   const expired = typeof row!.expired === 'string' ? (JSON.parse(row!.expired) as string[]) : row!.expired;
-  if (expired.length > 0) {
-    await outbox.enqueue(
-      tx,
-      expired.map((quoteId) =>
-        bookingExpiredEvent({ quoteId, scheduledDate: date, timeSlot: slot, expiredAt: now }, eventMeta()),
-      ),
-    );
-  }
-  if (row!.blocked) return 'blocked';
-  if (row!.holder) return 'taken';
-  return 'reserved';
+  return { blocked: row!.blocked, holder: row!.holder, expired };
 }

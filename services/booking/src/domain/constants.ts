@@ -1,32 +1,18 @@
 /**
  * Business constants (product spec sections 1, 7 and 9). Money is in integer cents (bigint): never floats.
  */
-import type { ServiceType, TimeSlot } from '@tyres/events';
+import { TIME_SLOTS } from '@tyres/kernel';
 
-export const BUSINESS_TIME_ZONE = 'Australia/Perth';
+// The calendar (slots, Perth dates), the service types with their labels and the tyre quantities are the kernel's
+// (@tyres/kernel), written once for the services and both front ends.
 
-/** The four daily slots, in order, with their start time in Perth. */
-export const TIME_SLOTS: readonly { slot: TimeSlot; start: string }[] = [
-  { slot: '8-10 AM', start: '08:00' },
-  { slot: '10-12 AM', start: '10:00' },
-  { slot: '12-2 PM', start: '12:00' },
-  { slot: '2-4 PM', start: '14:00' },
-];
-export const TIME_SLOT_LABELS: readonly TimeSlot[] = TIME_SLOTS.map((s) => s.slot);
-
-export const SERVICE_TYPES: readonly ServiceType[] = [
-  'new-tyres',
-  'puncture-repair',
-  'battery-service',
-  'emergency-callout',
-];
-
-export const SERVICE_LABELS: Record<ServiceType, string> = {
-  'new-tyres': 'New Tyres',
-  'puncture-repair': 'Puncture Repair',
-  'battery-service': 'Mobile Battery Service',
-  'emergency-callout': 'Emergency Callout',
-};
+/** The slots as GET /api/pricing has always published them: label and Perth start time. */
+export const PRICING_TIME_SLOTS: readonly { slot: string; start: string }[] = TIME_SLOTS.map(
+  ({ slot, start }) => ({
+    slot,
+    start,
+  }),
+);
 
 /** Section 9, in cents. */
 export const PRICES = {
@@ -45,9 +31,6 @@ export const PRICES = {
  * of the total (issue 12): the kernel computes it; this is only the rate shown.
  */
 export { GST_PERCENT } from '@tyres/kernel';
-
-export const MIN_TYRE_QUANTITY = 1;
-export const MAX_TYRE_QUANTITY = 4;
 
 export const RESPONSE_TIME = '30-60 mins';
 

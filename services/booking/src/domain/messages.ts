@@ -1,34 +1,12 @@
-/** User-facing messages. Those quoted in the product spec (sections 5 and 8) are verbatim. */
+/**
+ * User-facing messages. Those quoted in the product spec (sections 5 and 8) are verbatim. The booking forms'
+ * messages are the kernel's booking contract (shared with the public dialog and the staff form); the rest are
+ * booking's own.
+ */
+import { BOOKING_MESSAGES } from '@tyres/kernel';
+
 export const MSG = {
-  // Booking dialog / error catalogue
-  selectDate: 'Please select a date',
-  selectSlot: 'Please select a time slot',
-  selectDateAndSlot: 'Please select both a date and time slot',
-  invalidDateOrSlot: 'Invalid date or time slot selected',
-  invalidSlot: 'Invalid time slot',
-  selectService: 'Please select a service',
-  slotJustBooked: 'This time slot was just booked by someone else. Please select a different time slot.',
-  slotNoLongerAvailable: 'This time slot is no longer available. Please select a different time slot.',
-  callForQuote: 'Please call for a quote on this tyre size',
-  customQuoteNeeded: 'Custom quote needed',
-  // Customer form (section 5)
-  address: 'Please enter your address',
-  suburb: 'Suburb is required',
-  postcode: 'Please enter a valid postcode',
-  make: 'Vehicle make is required',
-  model: 'Vehicle model is required',
-  registration: 'Registration is required',
-  name: 'Name is required',
-  phone: 'Valid phone number required',
-  email: 'Valid email required',
-  quantity: 'Quantity must be between 1 and 4',
-  tyreSize: 'Please enter the tyre size as width/profile R rim, e.g. 205/55R16',
-  // Staff form (section 5)
-  staffName: 'Customer name is required',
-  staffEmail: 'Valid email address required',
-  staffAddress: 'Full address is required',
-  staffSuburb: 'Suburb is required',
-  color: 'Vehicle color is required',
+  ...BOOKING_MESSAGES,
   // Time slot management
   blockReason: 'Please enter a reason for blocking this time slot',
   blockBooked:
@@ -37,6 +15,9 @@ export const MSG = {
   bookingNotFound: 'Booking Not Found',
   prepaidNotAvailable:
     'Online payment is not available for this booking (battery service or a tyre size that needs a custom quote). Please choose to pay on site.',
+  // Prepaid holds per client (issue 14)
+  tooManyOpenHolds:
+    'You already have bookings waiting for payment. Please complete or wait for one to expire before starting another.',
   photoType: 'Please upload jpeg, png, webp files only.',
   photoTypeTitle: 'Invalid file type',
   photoSize: 'File size must be less than 5MB.',
@@ -50,5 +31,3 @@ export const MSG = {
   // Suburbs
   serviceAreaNotFound: 'Service Area Not Found',
 } as const;
-
-export const vehicleYearMessage = (max: number) => `Vehicle year must be between 1900 and ${max}`;

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import {
   applyPrepaidDiscount,
   computeQuote,
-  normalizeTyreSize,
   priceToCents,
   quoteBody,
   prepaidAllowed,
@@ -256,31 +255,4 @@ describe('money helpers', () => {
     expect(priceToCents('0.1')).toBe(10n);
     expect(priceToCents({ toFixed: () => '89.80' })).toBe(8980n);
   });
-});
-
-describe('normalizeTyreSize', () => {
-  it.each([
-    ['205/55R16', '205/55R16'],
-    ['205/55r16', '205/55R16'],
-    [' 205/55 R16 ', '205/55R16'],
-    ['205 55 16', '205/55R16'],
-    ['205/55/16', '205/55R16'],
-    ['205-55-16', '205/55R16'],
-    ['245/40ZR19', '245/40R19'],
-    ['205 / 55 R 16', '205/55R16'],
-    ['205-55 r16', '205/55R16'],
-  ])('%s -> %s', (raw, expected) => expect(normalizeTyreSize(raw)).toBe(expected));
-
-  it.each([
-    '',
-    '205',
-    '2055R16',
-    '205/55R',
-    'abc/de/fg',
-    '31x10.50R15',
-    '1205/55R16',
-    '205/55R161',
-    '205/55R16x',
-  ])('rejects %j', (raw) => expect(normalizeTyreSize(raw)).toBeUndefined());
-  it('rejects non-strings', () => expect(normalizeTyreSize(205)).toBeUndefined());
 });

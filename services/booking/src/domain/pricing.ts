@@ -128,19 +128,6 @@ export function quoteBody(q: Quote) {
   };
 }
 
-const TYRE_SIZE = /^(\d{3})\s*[/\s-]\s*(\d{2})\s*(?:Z?R|[/\s-])\s*(\d{2})$/i;
-
-/**
- * Normalises what customers type or the form sends ("205/55R16", "205/55 R16", "205 55 16", "205/55/16",
- * "205/55ZR16") to "205/55R16"; undefined when it is not a metric passenger/4WD size.
- */
-export function normalizeTyreSize(raw: unknown): string | undefined {
-  if (typeof raw !== 'string') return undefined;
-  const m = TYRE_SIZE.exec(raw.trim());
-  if (!m) return undefined;
-  return `${m[1]}/${m[2]}R${m[3]}`;
-}
-
 /** A Decimal/string price from the database to cents. */
 export function priceToCents(value: { toFixed(d: number): string } | string): bigint {
   return moneyToCents(toMoney(value));

@@ -2,11 +2,11 @@ import {
   addDays,
   dayOfWeek,
   isCalendarDate,
-  perthNextYear,
+  maxVehicleYear,
   perthToday,
   slotStartsAt,
-  toBusinessDate,
-} from './dates';
+  toBookingDate as toBusinessDate,
+} from '@tyres/kernel';
 import { bookableProblem, slotStates, TIME_PASSED_REASON, WEEKEND_REASON } from './slots';
 
 // Monday 3 June 2030, 10:30 in Perth (UTC+8, no daylight saving) = 02:30 UTC.
@@ -44,7 +44,7 @@ describe('business dates (Australia/Perth)', () => {
     expect(isCalendarDate('2031-02-29')).toBe(false);
     expect(dayOfWeek(MONDAY)).toBe(1);
     expect(addDays(MONDAY, 5)).toBe('2030-06-08');
-    expect(perthNextYear(new Date('2030-12-31T16:30:00Z'))).toBe(2032);
+    expect(maxVehicleYear(new Date('2030-12-31T16:30:00Z'))).toBe(2032);
   });
 });
 

@@ -1,9 +1,7 @@
 /**
  * Slot availability rules (issue 3, spec sections 5 and 7). Pure: the caller loads blocks and live reservations.
  */
-import type { TimeSlot } from '@tyres/events';
-import { TIME_SLOTS } from './constants';
-import { isPastDate, isTimeSlot, isWeekend, slotHasStarted } from './dates';
+import { isPastDate, isSlotPast, isTimeSlot, isWeekend, TIME_SLOTS, type TimeSlot } from '@tyres/kernel';
 import { horizonSlotReason, isBeyondHorizon, type BookingHorizon } from './horizon';
 import { MSG } from './messages';
 
@@ -62,7 +60,7 @@ export function slotStates(
     if (weekend) {
       state = 'weekend';
       blockedReason = WEEKEND_REASON;
-    } else if (slotHasStarted(date, slot, now)) {
+    } else if (isSlotPast(date, slot, now)) {
       state = 'time-passed';
       blockedReason = TIME_PASSED_REASON;
     } else if (horizon && isBeyondHorizon(date, horizon)) {
@@ -91,7 +89,6 @@ export function slotStates(
  */
 export function bookableProblem(date: string, slot: unknown, now: Date): string | undefined {
   if (!isTimeSlot(slot)) return MSG.invalidSlot;
-  if (isPastDate(date, now) || isWeekend(date) || slotHasStarted(date, slot, now))
-    return MSG.invalidDateOrSlot;
+  if (isPastDate(date, now) || isWeekend(date) || isSlotPast(date, slot, now)) return MSG.invalidDateOrSlot;
   return undefined;
 }

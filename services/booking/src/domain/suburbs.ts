@@ -1,5 +1,6 @@
 /** Suburb landing pages (spec: /mobile-tyres-{suburb}) and the gazetteer helpers. */
-import { RESPONSE_TIME, SERVICE_LABELS } from './constants';
+import { SERVICE_LABELS } from '@tyres/kernel';
+import { RESPONSE_TIME } from './constants';
 
 export const SLUG_PREFIX = 'mobile-tyres-';
 

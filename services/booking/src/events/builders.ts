@@ -21,9 +21,8 @@ import {
   type ServiceType,
   type TimeSlot,
 } from '@tyres/events';
-import { formatAud, toCents } from '@tyres/kernel';
+import { dateFromDb, formatAud, toCents } from '@tyres/kernel';
 import { currentCorrelationId } from '@tyres/service-kit';
-import { dateColumnToString } from '../domain/dates';
 import type { PhotoMimeType } from '../domain/constants';
 
 export const SOURCE = 'booking';
@@ -95,7 +94,7 @@ export function bookingCreatedEvent(b: BookingRow, meta: EventMeta) {
       customerId: b.customerId,
       vehicleId: b.vehicleId,
       serviceType: b.serviceType as ServiceType,
-      scheduledDate: dateColumnToString(b.scheduledDate),
+      scheduledDate: dateFromDb(b.scheduledDate),
       timeSlot: b.timeSlot as TimeSlot,
       address: b.address,
       suburb: b.suburb,
@@ -126,7 +125,7 @@ export function bookingQuotedEvent(b: BookingRow, bookingToken: string, meta: Ev
       jobNumber: b.jobNumber,
       bookingToken,
       serviceType: b.serviceType as ServiceType,
-      scheduledDate: dateColumnToString(b.scheduledDate),
+      scheduledDate: dateFromDb(b.scheduledDate),
       timeSlot: b.timeSlot as TimeSlot,
       suburb: b.suburb,
       postcode: b.postcode,

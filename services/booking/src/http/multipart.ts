@@ -20,7 +20,7 @@ import {
   photoCountError,
   photoSizeError,
   photoTypeError,
-} from '../domain/errors';
+} from '../app/errors';
 import { sanitizeOriginalName, sniffImageType, SNIFF_BYTES, type ReceivedPhoto } from '../domain/photos';
 
 export interface UploadGuard {

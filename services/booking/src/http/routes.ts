@@ -6,48 +6,58 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import express, { type Express, type Request, type Response } from 'express';
-import { toMoney, type TimeSlot } from '@tyres/events';
-import { badRequest, HttpError, notFound, parseOr400, requireAdmin, requireStaff } from '@tyres/service-kit';
+import { toMoney } from '@tyres/events';
+import {
+  customerBookingSchema,
+  isPastDate,
+  normalizeTyreSize,
+  priceQuoteSchema,
+  staffBookingSchema,
+  TIME_SLOTS,
+  toBookingDate,
+  vehicleYearProblem,
+  type TimeSlot,
+} from '@tyres/kernel';
+import {
+  badRequest,
+  HttpError,
+  notFound,
+  parseOr400,
+  requestFingerprint,
+  requireAdmin,
+  requireStaff,
+  type IdempotencyRequest,
+} from '@tyres/service-kit';
 import type { AddressProvider } from '../addresses/provider';
-import type { Bookings, Replay } from '../db/bookings';
-import type { Booking as BookingModel } from '../db/generated/client';
+import type { BookingUseCases } from '../app/bookings';
+import { photoCountError } from '../app/errors';
+import type { Photos } from '../app/photos';
+import type { Reservations } from '../app/reservations';
+import type { SlotAdmin } from '../app/slot-admin';
 import type { Sql } from '../db/client';
 import type { SlotCache } from '../db/slot-cache';
-import { requestHash, type IdempotencyRequest } from '../db/idempotency';
 import type { PhotoChunks } from '../db/photo-chunks';
-import { photoView, type Photos } from '../db/photos';
 import { tyrePrice } from '../db/pricing';
-import type { Reservations } from '../db/reservations';
-import type { SlotAdmin } from '../db/slot-admin';
 import type { Suburbs } from '../db/suburbs';
+import { normalizeBooking, type NormalizedBooking } from '../domain/booking-input';
 import {
   ADDRESS_MAX_SUGGESTIONS,
   ADDRESS_MIN_CHARS,
   GST_PERCENT,
   PHOTO_TYPES,
   PRICES,
+  PRICING_TIME_SLOTS,
   RESPONSE_TIME,
-  TIME_SLOTS,
 } from '../domain/constants';
-import { dateColumnToString, isPastDate, perthNextYear, toBusinessDate } from '../domain/dates';
-import { photoCountError } from '../domain/errors';
 import { bookingHorizon, horizonMessage, isBeyondHorizon } from '../domain/horizon';
-import { MSG, vehicleYearMessage } from '../domain/messages';
-import { computeQuote, normalizeTyreSize, quoteBody } from '../domain/pricing';
-import {
-  blockSlotSchema,
-  customerBookingSchema,
-  moveReservationSchema,
-  normalizeBooking,
-  priceQuoteSchema,
-  staffBookingSchema,
-  type NormalizedBooking,
-} from '../domain/requests';
+import { MSG } from '../domain/messages';
+import { computeQuote, quoteBody } from '../domain/pricing';
 import { bookableProblem, slotStates } from '../domain/slots';
 import { requestedSlugName } from '../domain/suburbs';
 import { looksLikeToken } from '../domain/tokens';
-import { customerOf, vehicleOf } from '../events/builders';
 import { finishBody, receivePhotoUpload, type UploadGuard } from './multipart';
+import { photoView, send, tokenView } from './responses';
+import { blockSlotSchema, moveReservationSchema } from './schemas';
 
 export interface RouteDeps {
   /** The driver path (db/client.ts) for the hot reads. */
@@ -55,7 +65,7 @@ export interface RouteDeps {
   /** The public slot lists' cache (db/slot-cache.ts). */
   slotCache: SlotCache;
   clock: () => Date;
-  bookings: Bookings;
+  bookings: BookingUseCases;
   reservations: Reservations;
   slotAdmin: SlotAdmin;
   photos: Photos;
@@ -75,12 +85,17 @@ const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
 /** A date query/param for slot lists: a Perth calendar date, today or later. */
 function listDate(value: unknown, now: Date): string {
-  const date = toBusinessDate(one(value));
+  const date = toBookingDate(one(value));
   if (!date || isPastDate(date, now)) throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date');
   return date;
 }
 
-function idempotencyFrom(req: Request, scope: string, body: unknown): IdempotencyRequest | undefined {
+/**
+ * The request's Idempotency-Key, if it sent one: any 1-200 printable characters (what booking has always taken).
+ * The fingerprint is the normalised request and the staff caller: the same booking sent again replays, another
+ * request under the same key is refused (app/bookings.ts).
+ */
+function idempotencyFrom(req: Request, scope: string, request: unknown): IdempotencyRequest | undefined {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
   if (!/^[\x21-\x7e]{1,200}$/.test(key))
@@ -89,16 +104,7 @@ function idempotencyFrom(req: Request, scope: string, body: unknown): Idempotenc
       undefined,
       'invalid_idempotency_key',
     );
-  return { scope, key, requestHash: requestHash(body) };
-}
-
-function send(res: Response, result: object | Replay, status = 201) {
-  if ('replay' in result) {
-    res.setHeader('Idempotent-Replayed', 'true');
-    res.status(result.statusCode).json(result.body);
-    return;
-  }
-  res.status(status).json(result);
+  return { scope, key, fingerprint: requestFingerprint(request) };
 }
 
 export function bookingRoutes(deps: RouteDeps) {
@@ -132,11 +138,9 @@ export function bookingRoutes(deps: RouteDeps) {
     if (problem)
       throw badRequest(problem, [{ path: 'job.scheduledDate', message: problem }], 'invalid_date_or_slot');
     checkHorizon(parsed.job.scheduledDate, 'job.scheduledDate');
-    const maxYear = perthNextYear(now);
-    if (parsed.vehicle.year < 1900 || parsed.vehicle.year > maxYear) {
-      const message = vehicleYearMessage(maxYear);
-      throw badRequest(message, [{ path: 'vehicle.year', message }], 'validation_failed');
-    }
+    const yearProblem = vehicleYearProblem(parsed.vehicle.year, now);
+    if (yearProblem)
+      throw badRequest(yearProblem, [{ path: 'vehicle.year', message: yearProblem }], 'validation_failed');
     return normalizeBooking(
       parsed,
       staff ? 'staff' : 'online',
@@ -199,7 +203,7 @@ export function bookingRoutes(deps: RouteDeps) {
         gstPercent: Number(GST_PERCENT),
         currency: 'AUD',
         responseTime: RESPONSE_TIME,
-        timeSlots: TIME_SLOTS,
+        timeSlots: PRICING_TIME_SLOTS,
       });
     });
     app.post('/api/pricing/quote', async (req, res) => {
@@ -396,33 +400,10 @@ function slotParams(
   slotParam: string | undefined,
   now: Date,
 ): { date: string; slot: TimeSlot } {
-  const date = toBusinessDate(dateParam);
+  const date = toBookingDate(dateParam);
   const label = (slotParam ?? '').replace(/\+/g, ' ');
   const slot = TIME_SLOTS.find((s) => s.slot === label)?.slot;
   if (!date || !slot || isPastDate(date, now))
     throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date_or_slot');
   return { date, slot };
-}
-
-/** "Booking by token" (spec section 3) plus its state. */
-function tokenView(b: BookingModel) {
-  return {
-    amount: toMoney(b.total),
-    currency: 'AUD' as const,
-    status: b.status,
-    paymentStatus: b.paymentStatus,
-    expiresAt: b.status === 'quoted' ? (b.expiresAt?.toISOString() ?? null) : null,
-    serviceType: b.serviceType,
-    customer: customerOf(b),
-    job: {
-      scheduledDate: dateColumnToString(b.scheduledDate),
-      timeSlot: b.timeSlot,
-      address: b.address,
-      suburb: b.suburb,
-      postcode: b.postcode,
-      tyreSize: b.tyreSize,
-      tyreQuantity: b.tyreQuantity,
-    },
-    vehicle: vehicleOf(b),
-  };
 }

@@ -1,15 +1,15 @@
 /**
- * Releases prepaid holds whose time ran out (BookingExpired through the outbox), purges old Idempotency-Keys and
- * the chunks of photo uploads a crashed process left half-received (db/photo-chunks.ts).
+ * Releases prepaid holds whose time ran out (BookingExpired through the outbox) and purges the chunks of photo
+ * uploads a crashed process left half-received (db/photo-chunks.ts). Old Idempotency-Keys and inbox rows are the
+ * runtime's maintenance (service-kit), as in every service.
  * A plain timer rather than a queue: the work is one idempotent SQL batch, safe on every replica at once
  * (FOR UPDATE SKIP LOCKED), and reads already treat an expired hold as free, so the sweep only has to be prompt
  * about the event, not about availability.
  */
 import type { Outbox, PgExecutor } from '@tyres/events';
 import type { Logger } from '@tyres/service-kit';
-import { purgeKeys } from '../db/idempotency';
 import { ABANDONED_UPLOAD_MS, type PhotoChunks } from '../db/photo-chunks';
-import { expireHolds } from '../db/slots';
+import { expireHolds } from '../app/slots';
 
 export interface HoldSweeper {
   /** One pass: expires every due hold (in batches); returns how many. */
@@ -30,7 +30,6 @@ export function createHoldSweeper(deps: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
-  let lastPurge = 0;
   let lastUploadPurge = 0;
 
   async function runOnce(): Promise<number> {
@@ -43,10 +42,6 @@ export function createHoldSweeper(deps: {
     if (total > 0) {
       deps.wake();
       deps.logger.info({ expired: total }, 'expired prepaid holds released');
-    }
-    if (Date.now() - lastPurge > 3600_000) {
-      lastPurge = Date.now();
-      await purgeKeys(deps.sql);
     }
     if (Date.now() - lastUploadPurge > 300_000) {
       lastUploadPurge = Date.now();

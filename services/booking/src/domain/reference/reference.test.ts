@@ -5,7 +5,7 @@ import { GAZETTEER, REGIONS } from './gazetteer';
 import { LANDING_SUBURBS } from './landing-suburbs';
 import { renderSeedSql } from './seed-sql';
 import { TYRE_CATALOGUE } from './tyres';
-import { normalizeTyreSize } from '../pricing';
+import { normalizeTyreSize } from '@tyres/kernel';
 
 describe('tyre catalogue', () => {
   it('has at least 30 sizes, several brands, normalised sizes and no duplicates', () => {

@@ -1,5 +1,5 @@
 import { HttpError } from '@tyres/service-kit';
-import { MSG } from './messages';
+import { MSG } from '../domain/messages';
 
 /** Photo rejections carry the spec's toast title as `error` and its description as `message`. */
 export const photoTypeError = () =>

@@ -1,0 +1,97 @@
+/** The dashboard's time slot management: list a date's slots with their state, block and unblock. */
+import type { Outbox } from '@tyres/events';
+import { TIME_SLOTS, type TimeSlot } from '@tyres/kernel';
+import { conflict, type Identity } from '@tyres/service-kit';
+import { TX_OPTIONS } from '../db/bookings';
+import type { Db } from '../db/client';
+import { blockSlot, slotBlock, unblockSlot } from '../db/slot-admin';
+import { lockSlot, readSlots, slotHolder } from '../db/slots';
+import { MSG } from '../domain/messages';
+import { slotStates, type SlotUnavailability } from '../domain/slots';
+import { eventMeta, slotBlockedEvent, slotUnblockedEvent } from '../events/builders';
+
+export interface AdminSlot {
+  /** Stable per date and slot ("2030-06-03_0800"). */
+  id: string;
+  date: string;
+  slot: TimeSlot;
+  isAvailable: boolean;
+  blockedReason: string | null;
+  isBlocked: boolean;
+  /** Never 'not-open': admins block slots past the booking horizon too (holidays planned ahead). */
+  state: NonNullable<SlotUnavailability> | 'available' | 'held';
+  booking: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' } | null;
+}
+
+export const slotId = (date: string, slot: TimeSlot) =>
+  `${date}_${(TIME_SLOTS.find((s) => s.slot === slot)?.start ?? '').replace(':', '')}`;
+
+export class SlotAdmin {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      outbox: Outbox;
+      wake: () => void;
+      clock: () => Date;
+      onSlotsChanged: (date: string) => void;
+    },
+  ) {}
+
+  async list(date: string): Promise<AdminSlot[]> {
+    const now = this.deps.clock();
+    const { blocks, reservations } = await readSlots(this.deps.db, date);
+    return slotStates(date, now, blocks, reservations).map((s) => ({
+      id: slotId(date, s.slot),
+      date,
+      slot: s.slot,
+      isAvailable: s.isAvailable,
+      blockedReason: s.blockedReason,
+      isBlocked: s.isBlocked,
+      state: s.state === 'booked' && s.reservation?.kind === 'hold' ? 'held' : (s.state ?? 'available'),
+      booking: s.reservation
+        ? { jobId: s.reservation.jobId, jobNumber: s.reservation.jobNumber, kind: s.reservation.kind }
+        : null,
+    }));
+  }
+
+  private async one(date: string, slot: TimeSlot): Promise<AdminSlot> {
+    return (await this.list(date)).find((s) => s.slot === slot)!;
+  }
+
+  /** Blocks a slot with a reason. Refused (409) while a booking or an unexpired prepaid hold has it. */
+  async block(date: string, slot: TimeSlot, reason: string, by: Identity): Promise<AdminSlot> {
+    await this.deps.db.$transaction(async (tx) => {
+      const now = this.deps.clock();
+      await lockSlot(tx, date, slot);
+      if (await slotHolder(tx, date, slot, now)) throw conflict(MSG.blockBooked, undefined, 'slot_booked');
+      const before = await slotBlock(tx, date, slot);
+      if (before && !before.isAvailable && before.blockedReason === reason) return;
+      await blockSlot(tx, date, slot, reason, by.id);
+      await this.deps.outbox.enqueue(
+        tx,
+        slotBlockedEvent({ date, timeSlot: slot, reason, by: by.id, at: now }, eventMeta()),
+      );
+    }, TX_OPTIONS);
+    this.deps.onSlotsChanged(date);
+    this.deps.wake();
+    return this.one(date, slot);
+  }
+
+  /** Unblocks a slot (idempotent: SlotUnblocked only when it was blocked). */
+  async unblock(date: string, slot: TimeSlot, by: Identity): Promise<AdminSlot> {
+    await this.deps.db.$transaction(async (tx) => {
+      const now = this.deps.clock();
+      await lockSlot(tx, date, slot);
+      const before = await slotBlock(tx, date, slot);
+      if (!before || before.isAvailable) return;
+      await unblockSlot(tx, before.id, by.id);
+      await this.deps.outbox.enqueue(
+        tx,
+        slotUnblockedEvent({ date, timeSlot: slot, by: by.id, at: now }, eventMeta()),
+      );
+    }, TX_OPTIONS);
+    this.deps.onSlotsChanged(date);
+    this.deps.wake();
+    return this.one(date, slot);
+  }
+}
