@@ -12,7 +12,12 @@ export interface ThrottleOptions {
 
 /**
  * Counts login attempts per username and per client address in Redis (shared by every gateway replica); a
- * successful one is given back, so what remains are failures. A successful login clears the username counter. If Redis is briefly down, an in-memory limiter stands in.
+ * successful one is given back, so what remains are failures. A successful login clears the username counter.
+ *
+ * Redis down: an in-memory limiter with the same limits stands in (rate-limiter-flexible's insuranceLimiter), so
+ * staff can still sign in (their sessions work from Postgres, db/revocations.ts) and guessing stays limited: per
+ * replica rather than shared, which at worst multiplies the limit by the number of replicas for the outage.
+ * Failing closed (503 for every login) was rejected: it would lock every staff member out for a cache outage.
  */
 export class LoginThrottle {
   private readonly byUsername: RateLimiterRedis;
