@@ -13,9 +13,11 @@ import {
 import { migratedServiceDatabase } from '@tyres/testkit';
 import { createEvent, createPublisher, type AnyContract, type EventOf, type Publisher } from '@tyres/events';
 import { signIdentity, type Identity } from '@tyres/service-kit';
-import { Client, keyPair } from '../../../gateway/test/integration/harness';
-import { loadGatewayConfig } from '../../../gateway/src/config';
-import { startGateway } from '../../../gateway/src/gateway';
+import {
+  Client,
+  keyPair,
+  startTestGateway as startGatewayUnderTest,
+} from '../../../gateway/test/integration/harness';
 import { loadServiceConfig, type Config } from '../../src/config';
 import { startNotify, type NotifyOptions, type NotifyService } from '../../src/service';
 
@@ -35,51 +37,32 @@ export interface GatewayUnderTest {
   stop(): Promise<void>;
 }
 
-/** A real gateway (services/gateway) in front of one notify replica, with its own database and prefixes. */
+/**
+ * A real gateway (services/gateway's own test harness) in front of one notify replica, with its own database and
+ * prefixes, signing identities with this stack's key; its other upstreams are the gateway harness's stand-in.
+ */
 export async function startTestGateway(
   label: string,
   notifyUrl: string,
   privateKey: string,
 ): Promise<GatewayUnderTest> {
-  const db = await migratedDatabase('gateway', label);
-  const prefix = uniquePrefix(label);
-  const adminPassword = 'correct-horse-battery';
-  const nowhere = 'http://127.0.0.1:9'; // the other upstreams are not part of these tests
-  const config = loadGatewayConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: db.url,
-    AMQP_URL: await getAmqpUrl(),
-    REDIS_URL: await getRedisUrl(),
-    EVENT_PREFIX: prefix,
-    REDIS_PREFIX: prefix,
-    SESSION_SECRET: 'x'.repeat(48),
-    INTERNAL_JWT_PRIVATE_KEY: privateKey,
-    ADMIN_USERNAME: 'Boss',
-    ADMIN_PASSWORD: adminPassword,
-    BOOKING_URL: nowhere,
-    JOBS_URL: nowhere,
-    BILLING_URL: nowhere,
-    REPORTING_URL: nowhere,
-    NOTIFY_URL: notifyUrl,
-    LOG_LEVEL: 'silent',
-  });
-  const runtime = await startGateway(config, silent);
-  return {
-    baseUrl: `http://127.0.0.1:${runtime.server.port}`,
-    port: runtime.server.port,
-    adminPassword,
-    stop: async () => {
-      await runtime.shutdown('test done');
-      await deleteRedisKeysByPrefix(prefix);
-      const admin = await createRabbitAdmin();
-      await admin.cleanup(prefix).catch(() => undefined);
-      await admin.close();
-      await db.drop();
-    },
-  };
+  return startGatewayUnderTest(
+    label,
+    { INTERNAL_JWT_PRIVATE_KEY: privateKey, NOTIFY_URL: notifyUrl, LOG_LEVEL: 'silent' },
+    silent,
+  );
 }
+
+/** The settings that point notify's Twilio transport at a fakeTwilio(). */
+export const twilioEnv = (apiBase: string): Record<string, string> => ({
+  TWILIO_ACCOUNT_SID: TWILIO_TEST_SID,
+  TWILIO_AUTH_TOKEN: 'f'.repeat(32),
+  TWILIO_FROM_NUMBER: '+61400000000',
+  TWILIO_API_BASE: apiBase,
+});
+
+/** A well-formed Twilio account SID (AC + 32 hex digits) for the fake. */
+export const TWILIO_TEST_SID = `AC${'0123456789abcdef'.repeat(2)}`;
 
 export interface NotifyInstance {
   service: NotifyService;

@@ -14,6 +14,7 @@ import {
   startNotifyInstance,
   startStack,
   startTestGateway,
+  twilioEnv,
   twilioError,
   wsUrl,
   type Stack,
@@ -22,7 +23,6 @@ import {
 
 jest.setTimeout(90_000);
 
-const SID = `AC${'0123456789abcdef'.repeat(2)}`;
 const sockets: TestSocket[] = [];
 afterAll(() => {
   for (const s of sockets) s.close();
@@ -64,10 +64,7 @@ describe('Twilio configured; the worker runs on replica 0, the staff are connect
     });
     stack = await startStack('notify-sms-status', {
       env: {
-        TWILIO_ACCOUNT_SID: SID,
-        TWILIO_AUTH_TOKEN: 'f'.repeat(32),
-        TWILIO_FROM_NUMBER: '+61400000000',
-        TWILIO_API_BASE: twilio.url,
+        ...twilioEnv(twilio.url),
         SMS_ATTEMPTS: '4',
         SMS_BACKOFF_MS: '300',
       },

@@ -1,11 +1,19 @@
 import { SmsRequested } from '@tyres/events';
 import { waitFor } from '@tyres/testkit';
 import { smsRequested } from '../fixtures';
-import { fakeTwilio, sleep, startStack, twilioError, type Stack } from './harness';
+import {
+  fakeTwilio,
+  sleep,
+  startStack,
+  twilioEnv,
+  twilioError,
+  TWILIO_TEST_SID,
+  type Stack,
+} from './harness';
 
 jest.setTimeout(60_000);
 
-const SID = `AC${'0123456789abcdef'.repeat(2)}`;
+const SID = TWILIO_TEST_SID;
 const BACKOFF_MS = 500;
 let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
 let stack: Stack;
@@ -22,10 +30,7 @@ beforeAll(async () => {
   });
   stack = await startStack('notify-sms', {
     env: {
-      TWILIO_ACCOUNT_SID: SID,
-      TWILIO_AUTH_TOKEN: 'f'.repeat(32),
-      TWILIO_FROM_NUMBER: '+61400000000',
-      TWILIO_API_BASE: twilio.url,
+      ...twilioEnv(twilio.url),
       SMS_ATTEMPTS: '4',
       SMS_BACKOFF_MS: String(BACKOFF_MS),
     },
