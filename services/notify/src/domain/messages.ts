@@ -2,9 +2,10 @@
  * Customer-facing message text: the booking confirmation email (BookingCreated) and the technician-en-route SMS
  * wording. Pure functions, unit-tested; the workers only send what these return.
  */
-import type { BookingCreatedV1Data, ServiceType } from '@tyres/events';
+import type { BookingCreatedV1Data } from '@tyres/events';
 import {
   CARD_SURCHARGE_LABEL,
+  SERVICE_LABELS,
   formatAud,
   gstInInclusive,
   slotStartsAt,
@@ -12,13 +13,6 @@ import {
   withCardSurcharge,
 } from '@tyres/kernel';
 import { formatEta, formatLongDate, formatShortDateTime } from './message-times';
-
-export const SERVICE_LABEL: Record<ServiceType, string> = {
-  'new-tyres': 'New Tyres',
-  'puncture-repair': 'Puncture Repair',
-  'battery-service': 'Mobile Battery Service',
-  'emergency-callout': 'Emergency Callout',
-};
 
 export interface BusinessDetails {
   name: string;
@@ -65,7 +59,7 @@ function amountLine(b: BookingCreatedV1Data): string {
 }
 
 function serviceLine(b: BookingCreatedV1Data): string {
-  const label = SERVICE_LABEL[b.serviceType];
+  const label = SERVICE_LABELS[b.serviceType];
   if (b.serviceType !== 'new-tyres') return label;
   const details = [b.tyreQuantity ? `${b.tyreQuantity} x` : '', b.tyreSize ?? '', b.tyreBrand ?? '']
     .filter(Boolean)
@@ -110,7 +104,7 @@ export function bookingConfirmationEmail(b: BookingCreatedV1Data, business: Busi
   if (b.paymentMethod === 'prepaid')
     terms.push('Prepaid bookings are non-refundable once the work is completed.');
 
-  const subject = `Booking confirmed: ${SERVICE_LABEL[b.serviceType]} on ${date}, ${b.timeSlot} (${b.jobNumber})`;
+  const subject = `Booking confirmed: ${SERVICE_LABELS[b.serviceType]} on ${date}, ${b.timeSlot} (${b.jobNumber})`;
   const text = [
     `Hi ${firstName(b.customer.name)},`,
     '',
