@@ -16,7 +16,8 @@ import { injectStyles } from '@tyres/platform/styles';
 import { useToast } from '@tyres/platform/toast';
 import { dialogEntryOnTop } from '../components/booking-history';
 import { CheckIcon, CloseIcon } from '../components/icons';
-import { CARD_SURCHARGE, serviceLabel, type ServiceType } from '../site/content';
+import { BUSINESS_TIME_ZONE, maxVehicleYear, serviceLabel, type ServiceType } from '@tyres/kernel';
+import { CARD_SURCHARGE } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { formatLongDate, formatMoney, moneyCents } from '../site/format';
 import {
@@ -32,7 +33,6 @@ import {
 } from './api';
 import css from './booking.css';
 import { clearDraft, loadDraft, saveDraft } from './draft';
-import { perthToday } from './perth';
 import { PhotoStep } from './PhotoStep';
 import { maxPhotos } from './photos';
 import {
@@ -134,7 +134,7 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
   const titleId = useId();
   const stepHeadingId = useId();
   const headingEl = useRef<HTMLHeadingElement | null>(null);
-  const maxYear = useMemo(() => Number(perthToday().slice(0, 4)) + 1, []);
+  const maxYear = useMemo(() => maxVehicleYear(), []);
   const schema = useMemo(() => bookingSchema(maxYear), [maxYear]);
   // A reload in the middle of the dialog brings back the same step and answers (see draft.ts).
   const [draft] = useState(() => loadDraft());
@@ -584,7 +584,7 @@ function Confirmation({
               {new Date(outcome.expiresAt).toLocaleTimeString('en-AU', {
                 hour: 'numeric',
                 minute: '2-digit',
-                timeZone: 'Australia/Perth',
+                timeZone: BUSINESS_TIME_ZONE,
               })}
               .
             </>

@@ -49,7 +49,7 @@ export async function fetchTyrePrice(size: string): Promise<TyrePrice> {
       try {
         const body = JSON.parse(error.body) as { error?: string; message?: string };
         return {
-          error: body.error ?? 'Custom quote needed',
+          error: body.error ?? MESSAGES.customQuoteNeeded,
           message: body.message ?? MESSAGES.callForQuote,
           callbackRequired: true,
         };

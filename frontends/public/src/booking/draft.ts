@@ -4,7 +4,7 @@
  * back at the same step with the same answers. Photos cannot be kept: the customer is asked to add them again.
  * The draft is removed when the booking is made or the confirmation is closed.
  */
-import { isIsoDate, perthToday } from './perth';
+import { isCalendarDate, perthToday } from '@tyres/kernel';
 import { defaultValues, TOTAL_STEPS, type BookingValues, type Step } from './schema';
 
 export const DRAFT_KEY = 'tyres.booking.draft';
@@ -81,7 +81,7 @@ export function loadDraft(today: string = perthToday()): Draft | null {
     saved.step < TOTAL_STEPS
       ? (saved.step as Step)
       : 1;
-  if (values.date && (!isIsoDate(values.date) || values.date < today)) {
+  if (values.date && (!isCalendarDate(values.date) || values.date < today)) {
     values.date = '';
     values.timeSlot = '';
     step = 1;

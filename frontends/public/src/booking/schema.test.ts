@@ -1,3 +1,5 @@
+import { BOOKING_MESSAGES, customerBookingSchema, SERVICE_LABELS, SERVICE_TYPES } from '@tyres/kernel';
+import { SERVICE_OPTIONS } from '../site/content';
 import {
   bookingSchema,
   defaultValues,
@@ -11,6 +13,7 @@ import {
   tyreSizeOf,
   type BookingValues,
 } from './schema';
+import { bookingPayload } from './submit';
 
 const schema = bookingSchema(2027);
 
@@ -110,5 +113,55 @@ describe('tyre size and payment rules', () => {
     expect(prepaidAllowed('new-tyres', false)).toBe(true);
     expect(prepaidAllowed('battery-service', false)).toBe(false);
     expect(prepaidAllowed('new-tyres', true)).toBe(false);
+  });
+});
+
+describe('the booking contract (@tyres/kernel): the dialog refuses what the booking service refuses', () => {
+  const valid: Partial<BookingValues> = {
+    date: '2030-06-04',
+    timeSlot: '8-10 AM',
+    serviceType: 'new-tyres',
+    address: '12 Smith St',
+    suburb: 'Mandurah',
+    postcode: '6210',
+    vehicleMake: 'Toyota',
+    vehicleModel: 'Corolla',
+    vehicleYear: '2018',
+    registration: '1abc 234',
+    customerName: 'Jane Citizen',
+    customerPhone: '0412 345 678',
+    customerEmail: 'jane@example.com',
+  };
+  const serverMessage = (values: Partial<BookingValues>) => {
+    const v = { ...defaultValues(), ...valid, ...values };
+    const result = customerBookingSchema.safeParse(
+      bookingPayload(v, tyreSizeOf(v), v.paymentMethod === 'prepaid' ? 'prepaid' : 'onsite'),
+    );
+    return result.success ? undefined : result.error.issues[0]?.message;
+  };
+
+  test('a complete form passes both', () => {
+    expect(messagesFor(valid)).toEqual({});
+    expect(serverMessage({})).toBeUndefined();
+  });
+
+  test.each<[keyof BookingValues, string]>([
+    ['customerPhone', '0412 345 67x'],
+    ['customerPhone', '0'.repeat(31)],
+    ['postcode', 'WA62'],
+    ['registration', 'A'.repeat(21)],
+    ['customerEmail', 'jane@'],
+    ['notes', 'x'.repeat(2001)],
+    ['address', 'x'.repeat(501)],
+  ])('%s %j: the same message on both sides', (field, value) => {
+    const dialog = messagesFor({ ...valid, [field]: value })[field];
+    expect(dialog).toBeDefined();
+    expect(dialog).toBe(serverMessage({ [field]: value }));
+  });
+
+  test('messages and service labels are the contract’s', () => {
+    expect(MESSAGES.dateAndSlot).toBe(BOOKING_MESSAGES.selectDateAndSlot);
+    expect(MESSAGES.slotTaken).toBe(BOOKING_MESSAGES.slotJustBooked);
+    expect(SERVICE_OPTIONS.map((o) => o.label)).toEqual(SERVICE_TYPES.map((id) => SERVICE_LABELS[id]));
   });
 });

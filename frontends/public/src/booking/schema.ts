@@ -1,82 +1,90 @@
 /**
- * The customer booking form (spec section 5) with the spec's messages, verbatim. One schema for the whole
- * dialog; each step validates its own fields before Next.
+ * The customer booking form (spec section 5). Its rules and messages are the booking contract's (@tyres/kernel,
+ * the same rules the booking service checks), applied to the dialog's flat fields: each field keeps what was
+ * typed (trimmed), and the request body is built from it at submit (submit.ts). One schema for the whole dialog;
+ * each step validates its own fields before Next.
  */
+import {
+  BOOKING_MESSAGES,
+  customerEmailSchema,
+  notesSchema,
+  paymentMethodSchema,
+  phoneSchema,
+  postcodeSchema,
+  registrationSchema,
+  requiredText,
+  serviceTypeSchema,
+  tyreQuantitySchema,
+  tyreSizeFromParts,
+  vehicleYearInRange,
+} from '@tyres/kernel';
 import { z } from 'zod';
 
+export { prepaidAllowed } from '@tyres/kernel';
+
+/**
+ * The dialog's messages: the contract's (so the dialog and the server say the same thing) and the dialog's own
+ * toast titles and notices (spec section 8), which the server never sends.
+ */
 export const MESSAGES = {
-  date: 'Please select a date',
-  timeSlot: 'Please select a time slot',
-  dateAndSlot: 'Please select both a date and time slot',
-  invalidDateOrSlot: 'Invalid date or time slot selected',
-  serviceType: 'Please select a service',
-  quantity: 'Quantity must be between 1 and 4',
-  address: 'Please enter your address',
-  suburb: 'Suburb is required',
-  postcode: 'Please enter a valid postcode',
-  vehicleMake: 'Vehicle make is required',
-  vehicleModel: 'Vehicle model is required',
-  registration: 'Registration is required',
-  customerName: 'Name is required',
-  customerPhone: 'Valid phone number required',
-  customerEmail: 'Valid email required',
-  slotGone: 'This time slot is no longer available. Please select a different time slot.',
+  date: BOOKING_MESSAGES.selectDate,
+  timeSlot: BOOKING_MESSAGES.selectSlot,
+  dateAndSlot: BOOKING_MESSAGES.selectDateAndSlot,
+  invalidDateOrSlot: BOOKING_MESSAGES.invalidDateOrSlot,
+  slotGone: BOOKING_MESSAGES.slotNoLongerAvailable,
+  slotTaken: BOOKING_MESSAGES.slotJustBooked,
+  callForQuote: BOOKING_MESSAGES.callForQuote,
+  customQuoteNeeded: BOOKING_MESSAGES.customQuoteNeeded,
   slotTakenTitle: 'Time Slot Unavailable',
-  slotTaken: 'This time slot was just booked by someone else. Please select a different time slot.',
   bookingFailedTitle: 'Booking Failed',
   bookingFailed: 'There was an error creating your booking. Please try again.',
   bookingErrorTitle: 'Booking Error',
   bookingError: 'There was an issue creating your booking. Please try again.',
-  callForQuote: 'Please call for a quote on this tyre size',
   addressUnavailable: 'Address suggestions unavailable - please enter manually',
   slotsFailed: 'Failed to fetch time slots',
 } as const;
 
-export const vehicleYearMessage = (maxYear: number) => `Vehicle year must be between 1900 and ${maxYear}`;
-
-export const SERVICE_TYPES = [
-  'new-tyres',
-  'puncture-repair',
-  'battery-service',
-  'emergency-callout',
-] as const;
+/**
+ * A text field checked by a contract rule. The field's value stays the trimmed text (not the rule's output, e.g. a
+ * number or an upper-cased registration), so the form's values keep their shape; the message is the rule's first.
+ */
+function checkedBy(rule: z.ZodType) {
+  return z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const result = rule.safeParse(value);
+      if (!result.success) ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? '' });
+    });
+}
 
 export function bookingSchema(maxYear: number) {
-  const yearMessage = vehicleYearMessage(maxYear);
   return z.object({
-    date: z.string().min(1, MESSAGES.date),
-    timeSlot: z.string().min(1, MESSAGES.timeSlot),
-    serviceType: z
-      .union([z.enum(SERVICE_TYPES), z.literal('')])
-      .refine((v) => v !== '', MESSAGES.serviceType),
+    // The date and slot are picked from the calendar and the slot list; submit checks they are bookable.
+    date: z.string().min(1, BOOKING_MESSAGES.selectDate),
+    timeSlot: z.string().min(1, BOOKING_MESSAGES.selectSlot),
+    serviceType: checkedBy(serviceTypeSchema),
+    // The inputs take digits only (UI rules, spec section 5); the size is known once all three are complete.
     tyreWidth: z.string().regex(/^\d{0,3}$/, 'Width is up to 3 digits'),
     tyreProfile: z.string().regex(/^\d{0,2}$/, 'Profile is up to 2 digits'),
     tyreRim: z.string().regex(/^\d{0,2}$/, 'Rim is up to 2 digits'),
-    quantity: z
-      .number({ error: MESSAGES.quantity })
-      .int(MESSAGES.quantity)
-      .min(1, MESSAGES.quantity)
-      .max(4, MESSAGES.quantity),
-    address: z.string().trim().min(1, MESSAGES.address),
-    suburb: z.string().trim().min(1, MESSAGES.suburb),
-    postcode: z
-      .string()
-      .trim()
-      .min(4, MESSAGES.postcode)
-      .regex(/^\d{4}$/, MESSAGES.postcode),
-    vehicleMake: z.string().trim().min(1, MESSAGES.vehicleMake),
-    vehicleModel: z.string().trim().min(1, MESSAGES.vehicleModel),
-    vehicleYear: z
-      .string()
-      .trim()
-      .regex(/^\d{4}$/, yearMessage)
-      .refine((v) => Number(v) >= 1900 && Number(v) <= maxYear, yearMessage),
-    registration: z.string().trim().min(1, MESSAGES.registration),
-    customerName: z.string().trim().min(1, MESSAGES.customerName),
-    customerPhone: z.string().trim().min(10, MESSAGES.customerPhone),
-    customerEmail: z.string().trim().pipe(z.email(MESSAGES.customerEmail)),
-    paymentMethod: z.enum(['prepaid', 'onsite']),
-    notes: z.string().max(2000, 'Notes are too long (2000 characters at most)'),
+    quantity: z.number({ error: BOOKING_MESSAGES.quantity }).superRefine((value, ctx) => {
+      if (!tyreQuantitySchema.safeParse(value).success) {
+        ctx.addIssue({ code: 'custom', message: BOOKING_MESSAGES.quantity });
+      }
+    }),
+    address: checkedBy(requiredText(BOOKING_MESSAGES.address, 1, 500)),
+    suburb: checkedBy(requiredText(BOOKING_MESSAGES.suburb, 1, 100)),
+    postcode: checkedBy(postcodeSchema),
+    vehicleMake: checkedBy(requiredText(BOOKING_MESSAGES.make, 1, 100)),
+    vehicleModel: checkedBy(requiredText(BOOKING_MESSAGES.model, 1, 100)),
+    vehicleYear: checkedBy(vehicleYearInRange(maxYear)),
+    registration: checkedBy(registrationSchema),
+    customerName: checkedBy(requiredText(BOOKING_MESSAGES.name, 1, 200)),
+    customerPhone: checkedBy(phoneSchema),
+    customerEmail: checkedBy(customerEmailSchema),
+    paymentMethod: paymentMethodSchema,
+    notes: checkedBy(notesSchema),
   });
 }
 
@@ -153,18 +161,12 @@ export function stepPercent(step: Step): number {
 export function tyreSizeOf(
   values: Pick<BookingValues, 'tyreWidth' | 'tyreProfile' | 'tyreRim'>,
 ): string | null {
-  const { tyreWidth: w, tyreProfile: p, tyreRim: r } = values;
-  return /^\d{3}$/.test(w) && /^\d{2}$/.test(p) && /^\d{2}$/.test(r) ? `${w}/${p}R${r}` : null;
+  return tyreSizeFromParts(values.tyreWidth, values.tyreProfile, values.tyreRim) ?? null;
 }
 
 /** Tyre details apply to new tyres and emergency callouts (the services that go through step 3). */
 export function usesTyreDetails(serviceType: string): boolean {
   return serviceType !== '' && !skipsTyreStep(serviceType);
-}
-
-/** Prepaid is forced to onsite for battery service and whenever pricing needs a callback (spec section 4). */
-export function prepaidAllowed(serviceType: string, callbackRequired: boolean): boolean {
-  return serviceType !== 'battery-service' && !callbackRequired;
 }
 
 export const digitsOnly = (value: string, max: number) => value.replace(/\D+/g, '').slice(0, max);

@@ -8,7 +8,7 @@ import { AddressField } from './AddressField';
 import { useTimeSlots, useTyrePrice, type PriceQuote } from './api';
 import { Calendar } from './Calendar';
 import { FieldError, TextField } from './fields';
-import { perthToday, slotHasPassed, TIME_SLOTS } from './perth';
+import { isSlotPast, perthToday, TIME_SLOTS } from '@tyres/kernel';
 import { digitsOnly, MESSAGES, type BookingValues } from './schema';
 
 export interface StepHeadingProps {
@@ -76,7 +76,7 @@ export function DateStep(props: StepHeadingProps) {
           <div className="bk-slots">
             {TIME_SLOTS.map(({ slot }) => {
               const state = slots.data.find((s) => s.slot === slot);
-              const passed = slotHasPassed(date, slot, now);
+              const passed = isSlotPast(date, slot, now);
               const available = !passed && state?.isAvailable === true;
               const reason = passed
                 ? 'Time has passed'

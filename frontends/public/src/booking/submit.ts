@@ -7,6 +7,7 @@
  * - prepaid: hold the slot with a quote (POST /api/bookings/quote), upload the photos, and offer the payment;
  * - onsite: create the booking (POST /api/bookings), upload the photos, and confirm.
  */
+import { isCalendarDate, isSlotPast, isTimeSlot, perthToday } from '@tyres/kernel';
 import { ApiError } from '@tyres/platform/api';
 import type {
   BookingAnswer,
@@ -16,7 +17,6 @@ import type {
   QuoteInput,
   TimeSlotState,
 } from './api';
-import { isIsoDate, perthToday, slotHasPassed, TIME_SLOTS } from './perth';
 import { MESSAGES, prepaidAllowed, tyreSizeOf, usesTyreDetails, type BookingValues } from './schema';
 
 /** The booking made, as the confirmation step shows it. */
@@ -128,20 +128,17 @@ export async function submitBooking(input: SubmitInput, calls: SubmitCalls): Pro
   if (!values.date || !values.timeSlot) {
     return { kind: 'invalid', message: { title: MESSAGES.dateAndSlot } };
   }
-  if (
-    !isIsoDate(values.date) ||
-    values.date < perthToday(now) ||
-    !TIME_SLOTS.some((s) => s.slot === values.timeSlot)
-  ) {
+  const slot = values.timeSlot;
+  if (!isCalendarDate(values.date) || values.date < perthToday(now) || !isTimeSlot(slot)) {
     return { kind: 'invalid', message: { title: MESSAGES.invalidDateOrSlot } };
   }
 
   // Re-check the chosen slot: someone may have taken it while this form was being filled in.
-  let stillFree = !slotHasPassed(values.date, values.timeSlot, now);
+  let stillFree = !isSlotPast(values.date, slot, now);
   if (stillFree) {
     try {
       const fresh = await calls.recheckTimeSlots(values.date);
-      stillFree = fresh.some((s) => s.slot === values.timeSlot && s.isAvailable);
+      stillFree = fresh.some((s) => s.slot === slot && s.isAvailable);
     } catch {
       // The server checks again when the booking is made (409 below).
     }

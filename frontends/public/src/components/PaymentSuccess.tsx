@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { serviceLabel } from '@tyres/kernel';
 import { fetchBooking } from '../checkout/api';
 import { CheckIcon } from './icons';
-import { serviceLabel } from '../site/content';
 import { formatLongDate, formatMoney } from '../site/format';
 import { useHydrated } from '../site/hydrated';
 

@@ -12,7 +12,7 @@ import {
   type ButtonHTMLAttributes,
   type ReactNode,
 } from 'react';
-import type { ServiceType } from '../site/content';
+import type { ServiceType } from '@tyres/kernel';
 import { takeEarlyIntent } from '../site/early-intent';
 import {
   dialogEntryOnTop,

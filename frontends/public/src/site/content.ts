@@ -2,7 +2,7 @@
  * The public site's facts and constants (product spec sections 1, 2 and 9). Every claim the site makes comes
  * from here, so the pages, the metadata and the structured data cannot drift apart.
  */
-import { CARD_SURCHARGE_LABEL } from '@tyres/kernel';
+import { CARD_SURCHARGE_LABEL, SERVICE_LABELS, type ServiceType } from '@tyres/kernel';
 
 export const HOURS_SHORT = 'Mon–Fri 8am–4pm';
 export const HOURS_LONG = 'Monday to Friday, 8am–4pm';
@@ -20,7 +20,6 @@ export const PUNCTURE_REPAIR = '$40';
 export const CARD_SURCHARGE = CARD_SURCHARGE_LABEL;
 export const QUOTE_VALIDITY = '7 days';
 export const LEGAL_LAST_UPDATED = 'October 2024';
-export const BUSINESS_TIME_ZONE = 'Australia/Perth';
 
 /** Areas named in the business's structured data (spec section 2, landing page metadata). */
 export const SERVED_CITIES = ['Perth', 'Mandurah', 'Rockingham', 'Fremantle'] as const;
@@ -87,35 +86,29 @@ export const SERVICE_CARDS = [
   },
 ] as const;
 
-/** The booking dialog's services (spec section 3 service types) with their labels. */
-export const SERVICE_OPTIONS = [
+/** The booking dialog's services (the booking contract's service types and labels) with a hint each. */
+export const SERVICE_OPTIONS: readonly { id: ServiceType; label: string; hint: string }[] = [
   {
     id: 'new-tyres',
-    label: 'New Tyres',
+    label: SERVICE_LABELS['new-tyres'],
     hint: `Supplied, fitted and balanced. From ${NEW_TYRES_FROM} per tyre plus ${CALLOUT_FEE} callout.`,
   },
   {
     id: 'puncture-repair',
-    label: 'Puncture Repair',
+    label: SERVICE_LABELS['puncture-repair'],
     hint: `${PUNCTURE_REPAIR} repair plus ${CALLOUT_FEE} callout.`,
   },
   {
     id: 'battery-service',
-    label: 'Mobile Battery Service',
+    label: SERVICE_LABELS['battery-service'],
     hint: 'Battery test and replacement, quoted on site.',
   },
   {
     id: 'emergency-callout',
-    label: 'Emergency Callout',
+    label: SERVICE_LABELS['emergency-callout'],
     hint: `Roadside help ${HOURS_SHORT}. ${CALLOUT_FEE} callout.`,
   },
-] as const;
-
-export type ServiceType = (typeof SERVICE_OPTIONS)[number]['id'];
-
-export function serviceLabel(id: string): string {
-  return SERVICE_OPTIONS.find((option) => option.id === id)?.label ?? id.replace(/-/g, ' ');
-}
+];
 
 export const FAQ = (suburb: string, postcode: string) => [
   {
