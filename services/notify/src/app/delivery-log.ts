@@ -1,4 +1,4 @@
-import { notFound } from '@tyres/service-kit';
+import { notFound, serviceUnavailable } from '@tyres/service-kit';
 import type { Delivery, DeliveryAttempt, DeliveryRepository, ListFilter } from '../db/deliveries';
 import type { NotifyQueues } from '../workers/queues';
 
@@ -14,16 +14,23 @@ export interface DeliveryLogDeps {
 export class DeliveryLog {
   constructor(private readonly deps: DeliveryLogDeps) {}
 
-  /** Transports in use ("local" = recorded here only), open sockets, queue counts. */
+  /** Transports in use ("local" = recorded here only), open sockets, queue counts (503 while Redis is down). */
   async status() {
     const counts = ['waiting', 'active', 'delayed', 'completed', 'failed'] as const;
+    let queues;
+    try {
+      queues = {
+        sms: await this.deps.queues.sms.getJobCounts(...counts),
+        email: await this.deps.queues.email.getJobCounts(...counts),
+      };
+    } catch {
+      // The counts live in Redis only; the delivery log (Postgres) keeps answering meanwhile.
+      throw serviceUnavailable('Queue counts are unavailable: Redis is not reachable', 5);
+    }
     return {
       transports: this.deps.transports,
       websocket: { connections: this.deps.connections() },
-      queues: {
-        sms: await this.deps.queues.sms.getJobCounts(...counts),
-        email: await this.deps.queues.email.getJobCounts(...counts),
-      },
+      queues,
     };
   }
 
