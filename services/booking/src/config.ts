@@ -9,6 +9,11 @@ export const configSchema = serviceEnvSchema(3001).extend({
     .max(24 * 60)
     .default(30),
   /**
+   * The most unpaid, unexpired prepaid holds one client (the gateway's x-client-address) may have at once; at the
+   * cap POST /api/bookings/quote answers 429 with Retry-After until the oldest one runs out (issue 14 item 5).
+   */
+  MAX_OPEN_HOLDS_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(3),
+  /**
    * How far ahead customers and staff may book: today (Perth) plus this many days. Later dates list no bookable
    * slots, and quotes, holds, bookings and moves to them are refused (issue 14 item 6).
    */

@@ -88,6 +88,7 @@ export async function startBooking(
     clock,
     logger,
     holdMinutes: config.BOOKING_HOLD_MINUTES,
+    maxOpenHoldsPerClient: config.MAX_OPEN_HOLDS_PER_CLIENT,
     staffAlertEmail: config.STAFF_ALERT_EMAIL,
     onSlotsChanged,
   });

@@ -16,10 +16,11 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   conflict,
+  tooManyRequests,
   type IdempotencyRequest,
   type Logger,
 } from '@tyres/service-kit';
-import { Prisma, withTxRetry, type Db, type LockedTransaction, type Tx } from '../db/client';
+import { Prisma, withTxRetry, type Db, type LockedTransaction, type Sql, type Tx } from '../db/client';
 import {
   bookingById,
   bookingByTokenHash,
@@ -34,10 +35,12 @@ import {
 } from '../db/bookings';
 import type { Booking } from '../db/generated/client';
 import { upsertCustomerAndVehicle } from '../db/customers';
+import { lockClientHolds, openHoldsOf } from '../db/holds';
 import { tyrePrice } from '../db/pricing';
 import { isSlotTaken, lockSlot, slotLockKey } from '../db/slots';
 import { DB_SCHEMA } from '../db/client';
 import type { NormalizedBooking } from '../domain/booking-input';
+import { holdCapRetryAfter } from '../domain/holds';
 import { MSG } from '../domain/messages';
 import { computeQuote, prepaidAllowed, type Quote } from '../domain/pricing';
 import { formatJobNumber, hashToken, newBookingToken } from '../domain/tokens';
@@ -62,6 +65,8 @@ export interface BookingDeps {
   clock: () => Date;
   logger: Logger;
   holdMinutes: number;
+  /** Open payment holds one client address may have at once (config MAX_OPEN_HOLDS_PER_CLIENT). */
+  maxOpenHoldsPerClient: number;
   /** Also told when a paid booking lost its slot (see paymentConflictEmails). */
   staffAlertEmail?: string | undefined;
   /** Called after a commit that changed a date's slots (drops this replica's cached list at once). */
@@ -135,8 +140,16 @@ export class BookingUseCases {
     return 'replay' in result ? result : (result.answer as BookingAnswer);
   }
 
-  /** POST /api/bookings/quote: a prepaid quote holding its slot for holdMinutes while the customer pays. */
-  async quote(input: NormalizedBooking, idempotency?: IdempotencyRequest): Promise<QuoteAnswer | Replay> {
+  /**
+   * POST /api/bookings/quote: a prepaid quote holding its slot for holdMinutes while the customer pays. With the
+   * client's address (set by the gateway), refused with 429 while that client already has the most open holds
+   * allowed; without one (internal calls) there is no cap.
+   */
+  async quote(
+    input: NormalizedBooking,
+    idempotency?: IdempotencyRequest,
+    clientAddress?: string,
+  ): Promise<QuoteAnswer | Replay> {
     const quote = await this.price(input.job, true);
     if (!quote.prepaid) throw badRequest(MSG.prepaidNotAvailable, undefined, 'prepaid_not_available');
     const result = await this.create(
@@ -144,6 +157,7 @@ export class BookingUseCases {
       quote,
       'quote',
       idempotency,
+      clientAddress,
     );
     return 'replay' in result ? result : (result.answer as QuoteAnswer);
   }
@@ -153,6 +167,7 @@ export class BookingUseCases {
     quote: Quote,
     mode: 'booking' | 'quote',
     idempotency?: IdempotencyRequest,
+    clientAddress?: string,
   ): Promise<{ answer: BookingAnswer | QuoteAnswer } | Replay> {
     const { outbox } = this.deps;
     const { job } = input;
@@ -165,6 +180,9 @@ export class BookingUseCases {
           const claim = await claimIdempotencyKey(tx, DB_SCHEMA, idempotency, IDEMPOTENCY);
           if (!claim.claimed) return { replay: true as const, ...claim.replay };
         }
+        // A replay above is answered whatever the cap; a new hold is counted under the client's lock, so two
+        // parallel quotes at the cap cannot both pass.
+        if (mode === 'quote' && clientAddress) await this.checkHoldCap(tx, clientAddress, now);
         const outcome = await checkSlot(tx, outbox, job.scheduledDate, job.timeSlot, now);
         if (outcome === 'blocked') throw conflict(MSG.slotNoLongerAvailable, undefined, 'slot_unavailable');
         if (outcome === 'taken') throw conflict(MSG.slotJustBooked, undefined, 'slot_taken');
@@ -216,6 +234,7 @@ export class BookingUseCases {
           mode === 'quote' ? 'quoted' : 'confirmed',
           quote,
           token ? hashToken(token) : null,
+          mode === 'quote' ? (clientAddress ?? null) : null,
         );
         let answer: BookingAnswer | QuoteAnswer;
         if (mode === 'quote') {
@@ -256,6 +275,19 @@ export class BookingUseCases {
       if (isSlotTaken(err)) throw conflict(MSG.slotJustBooked, undefined, 'slot_taken');
       throw err;
     }
+  }
+
+  /** 429 with Retry-After (until the oldest hold runs out) when the client already has the most open holds. */
+  private async checkHoldCap(tx: Sql, clientAddress: string, now: Date): Promise<void> {
+    await lockClientHolds(tx, clientAddress);
+    const open = await openHoldsOf(tx, clientAddress, now);
+    const retryAfter = holdCapRetryAfter({
+      open: open.count,
+      firstExpiresAt: open.firstExpiresAt,
+      max: this.deps.maxOpenHoldsPerClient,
+      now,
+    });
+    if (retryAfter !== undefined) throw tooManyRequests(MSG.tooManyOpenHolds, retryAfter);
   }
 
   /** A live (unexpired, not yet expired/conflicted) quote or a confirmed booking by its token. */

@@ -107,6 +107,17 @@ function idempotencyFrom(req: Request, scope: string, request: unknown): Idempot
   return { scope, key, fingerprint: requestFingerprint(request) };
 }
 
+/**
+ * Whose open payment holds a quote counts against: the client address the gateway puts in x-client-address (it
+ * strips any value a client sends). Staff signed in are not capped (they book for customers on the phone); a call
+ * without the header (internal, tests) is not either. Anything that is not a plausible address is ignored.
+ */
+function holdingClient(req: Request): string | undefined {
+  if (req.identity) return undefined;
+  const address = req.get('x-client-address')?.trim();
+  return address && /^[\x21-\x7e]{1,100}$/.test(address) ? address : undefined;
+}
+
 export function bookingRoutes(deps: RouteDeps) {
   const { sql, clock } = deps;
   const horizon = () => bookingHorizon(clock(), deps.horizonDays);
@@ -245,6 +256,7 @@ export function bookingRoutes(deps: RouteDeps) {
         await deps.bookings.quote(
           input,
           idempotencyFrom(req, 'quotes', { input, staff: req.identity?.id ?? null }),
+          holdingClient(req),
         ),
       );
     });
