@@ -14,7 +14,14 @@
 //      written into a real outbox table and published by the outbox relay (createOutboxRelay, as billing does).
 //      Budget: p95 < 1 s from the write returning.
 //
-// Sizes: BENCH_INVOICES, BENCH_PURCHASES, BENCH_EXPENSES, BENCH_JOBS, BENCH_ITERATIONS, BENCH_FRESHNESS_WRITES.
+//   5. Replicas: two more backlogs of BENCH_REPLICA_EVENTS events each (default 40,000), folded by one replica and
+//      then by two replicas (competing consumers on the one queue): two must be faster than one.
+//
+// Catch-up budget: the live consumer's catch-up rate (step 1) at least 50% of the rebuild rate (step 3), both
+// measured in this run, both including process start.
+//
+// Sizes: BENCH_INVOICES, BENCH_PURCHASES, BENCH_EXPENSES, BENCH_JOBS, BENCH_ITERATIONS, BENCH_FRESHNESS_WRITES,
+// BENCH_REPLICA_EVENTS (0 skips step 5).
 // BENCH_REUSE=1 keeps the database of the previous run (already seeded) and skips step 1.
 // Uses its own database (BENCH_DATABASE_URL, default .../tyres_bench_reporting, recreated) and a unique EVENT_PREFIX.
 import { spawn } from 'node:child_process';
@@ -50,7 +57,10 @@ const N_EXPENSES = Number(process.env.BENCH_EXPENSES ?? 50_000);
 const N_JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const FRESHNESS_WRITES = Number(process.env.BENCH_FRESHNESS_WRITES ?? 90);
+const N_REPLICA_EVENTS = Number(process.env.BENCH_REPLICA_EVENTS ?? 40_000);
 const REUSE = process.env.BENCH_REUSE === '1';
+/** Live catch-up at least this share of the rebuild rate. */
+const CATCHUP_BUDGET = 0.5;
 const REPORT_BUDGET_MS = 300;
 const FRESHNESS_BUDGET_MS = 1000;
 
@@ -399,6 +409,66 @@ async function main() {
   console.log(`Machine: ${machine()}`);
   /** One line per measured figure, repeated at the end with its budget. */
   const summary = [];
+  let catchupRate;
+
+  /** Publishes [count, make] lists of events (confirmed, 500 in flight) while reporting is stopped. */
+  const publishBacklog = async (makers) => {
+    const publisher = createPublisher({ url: amqpUrl, prefix, name: 'bench-reporting-seed' });
+    publishers.push(publisher);
+    const WINDOW = 500;
+    for (const [count, make] of makers) {
+      for (let offset = 0; offset < count; offset += WINDOW) {
+        const batch = [];
+        for (let i = offset; i < Math.min(count, offset + WINDOW); i++)
+          batch.push(publisher.publish(make(i)));
+        await Promise.all(batch);
+      }
+    }
+  };
+
+  /**
+   * Starts reporting replicas (one per env) on a backlog and waits until `target` events are stored and every day
+   * summary is refreshed. Rates including process start (`rate`) and from the moment all are ready (`readyRate`).
+   */
+  const catchUp = async (envs, target) => {
+    const started = Date.now();
+    const before = await stored();
+    const backlog = target - before;
+    const procs = envs.map((e, i) =>
+      startProcess(`reporting${envs.length > 1 ? ` #${i + 1}` : ''}`, 'services/reporting/dist/main.js', e),
+    );
+    await Promise.all(procs.map((p) => waitReady(p)));
+    const readyAt = Date.now();
+    const storedAtReady = await stored();
+    let last = storedAtReady;
+    let lastLog = Date.now();
+    for (;;) {
+      const n = await stored();
+      if (n >= target) break;
+      for (const p of procs)
+        if (p.child.exitCode !== null)
+          throw new Error(`${p.name} exited during catch-up:\n${p.tail.join('\n')}`);
+      if (Date.now() - lastLog > 15_000) {
+        console.log(
+          `  ... ${n - before} / ${backlog} stored (${Math.round(((n - last) / (Date.now() - lastLog)) * 1000)} events/s)`,
+        );
+        last = n;
+        lastLog = Date.now();
+      }
+      await sleep(100);
+    }
+    // Facts are folded with each batch; the day summaries the reports read follow through the day refresher.
+    const dirty = async () =>
+      Number((await pool.query('SELECT count(*)::int AS n FROM reporting.dirty_days')).rows[0].n);
+    while ((await dirty()) > 0) await sleep(50);
+    const ms = Date.now() - started;
+    return {
+      procs,
+      ms,
+      rate: Math.round((backlog / ms) * 1000),
+      readyRate: Math.round(((target - storedAtReady) / Math.max(1, Date.now() - readyAt)) * 1000),
+    };
+  };
   try {
     let total;
     if (REUSE) {
@@ -417,62 +487,25 @@ async function main() {
       console.log(
         `Seeding ${N_INVOICES} customer invoices, ${N_PURCHASES} purchase invoices, ${N_EXPENSES} expenses and ${N_JOBS} completed jobs (${RANGE_START} to ${RANGE_END}) = ${total} events`,
       );
-      const publisher = createPublisher({ url: amqpUrl, prefix, name: 'bench-reporting-seed' });
-      publishers.push(publisher);
-      const makers = [
+      const seedStarted = Date.now();
+      await publishBacklog([
         [N_INVOICES, invoiceEvent],
         [N_PURCHASES, purchaseEvent],
         [N_EXPENSES, expenseEvent],
         [N_JOBS, jobCompletedEvent],
-      ];
-      const seedStarted = Date.now();
-      const WINDOW = 500;
-      for (const [count, make] of makers) {
-        for (let offset = 0; offset < count; offset += WINDOW) {
-          const batch = [];
-          for (let i = offset; i < Math.min(count, offset + WINDOW); i++)
-            batch.push(publisher.publish(make(i)));
-          await Promise.all(batch);
-        }
-      }
+      ]);
       const publishMs = Date.now() - seedStarted;
       console.log(
         `  published ${total} events (confirmed) in ${(publishMs / 1000).toFixed(1)} s (${Math.round((total / publishMs) * 1000)} events/s)`,
       );
 
       // Catch-up: start reporting on the backlog.
-      const catchupStarted = Date.now();
-      reporting = startProcess('reporting', 'services/reporting/dist/main.js', reportingEnv);
-      await waitReady(reporting);
-      const readyAt = Date.now();
-      const storedAtReady = await stored();
-      let last = 0;
-      let lastLog = Date.now();
-      for (;;) {
-        const n = await stored();
-        if (n >= total) break;
-        if (reporting.child.exitCode !== null)
-          throw new Error(`reporting exited during catch-up:\n${reporting.tail.join('\n')}`);
-        if (Date.now() - lastLog > 15_000) {
-          console.log(
-            `  ... ${n} / ${total} stored (${Math.round(((n - last) / (Date.now() - lastLog)) * 1000)} events/s)`,
-          );
-          last = n;
-          lastLog = Date.now();
-        }
-        await sleep(250);
-      }
-      // Facts are folded with each event; the day summaries the reports read follow through the day refresher.
-      const dirty = async () =>
-        Number((await pool.query('SELECT count(*)::int AS n FROM reporting.dirty_days')).rows[0].n);
-      while ((await dirty()) > 0) await sleep(100);
-      const catchupMs = Date.now() - catchupStarted;
+      const c = await catchUp([reportingEnv], total);
+      reporting = c.procs[0];
+      catchupRate = c.rate;
       console.log(`  machine during catch-up: ${machine()}`);
-      summary.push(
-        `projection catch-up        ${String(Math.round((total / catchupMs) * 1000)).padStart(7)} events/s (${total} events, one replica; no budget)`,
-      );
       console.log(
-        `Projection catch-up: ${total} events in ${(catchupMs / 1000).toFixed(1)} s = ${Math.round((total / catchupMs) * 1000)} events/s including process start; ${Math.round(((total - storedAtReady) / (Date.now() - readyAt)) * 1000)} events/s once ready (one replica, prefetch 10; until every event is stored and every day summary refreshed)`,
+        `Projection catch-up: ${total} events in ${(c.ms / 1000).toFixed(1)} s = ${c.rate} events/s including process start; ${c.readyRate} events/s once ready (one replica, batches of up to 200 events; until every event is stored and every day summary refreshed)`,
       );
     }
 
@@ -580,8 +613,20 @@ async function main() {
         );
       }
     }
+    const rebuildRate = Math.round((total / rebuildMs) * 1000);
+    let catchupOk = true;
+    if (catchupRate !== undefined) {
+      const ratio = catchupRate / rebuildRate;
+      catchupOk = ratio >= CATCHUP_BUDGET;
+      summary.push(
+        `live catch-up              ${String(catchupRate).padStart(7)} events/s (${total} events, one replica) = ${(ratio * 100).toFixed(0)}% of the rebuild rate  budget >= ${CATCHUP_BUDGET * 100}%  ${catchupOk ? 'ok' : 'OVER BUDGET'}`,
+      );
+      console.log(
+        `  live catch-up ${catchupRate} events/s vs rebuild ${rebuildRate} events/s: ${(ratio * 100).toFixed(0)}% (budget >= ${CATCHUP_BUDGET * 100}%)`,
+      );
+    }
     summary.push(
-      `rebuild                    ${String(Math.round((total / rebuildMs) * 1000)).padStart(7)} events/s; reports ${identical ? 'byte-identical after it' : 'CHANGED BY IT'}`,
+      `rebuild                    ${String(rebuildRate).padStart(7)} events/s; reports ${identical ? 'byte-identical after it' : 'CHANGED BY IT'}`,
     );
     console.log(
       identical
@@ -852,11 +897,54 @@ async function main() {
     summary.push(
       `freshness (write → visible) p95 ${fmt(fresh.p95)}  budget < ${FRESHNESS_BUDGET_MS} ms  ${freshOk ? 'ok' : 'OVER BUDGET'}`,
     );
+    // 5. One replica vs two ---------------------------------------------------------------------------------
+    let replicasOk = true;
+    if (N_REPLICA_EVENTS > 0) {
+      console.log(
+        `\nReplicas: a backlog of ${N_REPLICA_EVENTS} events folded by one replica, then another by two (competing consumers)`,
+      );
+      await stopProcess(billing);
+      billing = undefined;
+      await relay?.stop().catch(() => undefined);
+      relay = undefined;
+      await stopProcess(reporting);
+      const mix = (i) =>
+        i % 10 < 5
+          ? invoiceEvent(i)
+          : i % 10 < 7
+            ? purchaseEvent(i)
+            : i % 10 < 9
+              ? expenseEvent(i)
+              : jobCompletedEvent(i);
+      const rates = [];
+      for (const replicas of [1, 2]) {
+        await publishBacklog([[N_REPLICA_EVENTS, mix]]);
+        const envs = Array.from({ length: replicas }, (_, i) => ({
+          ...reportingEnv,
+          PORT: String(REPORTING_PORT + 2 * i),
+        }));
+        const c = await catchUp(envs, (await stored()) + N_REPLICA_EVENTS);
+        rates.push(c.rate);
+        console.log(
+          `  ${replicas} replica${replicas > 1 ? 's' : ''}: ${N_REPLICA_EVENTS} events in ${(c.ms / 1000).toFixed(1)} s = ${c.rate} events/s including process start, ${c.readyRate} events/s once ready; ${machine()}`,
+        );
+        for (const p of c.procs.slice(1)) await stopProcess(p);
+        reporting = c.procs[0];
+        if (replicas === 1) await stopProcess(reporting);
+      }
+      const [one, two] = rates;
+      replicasOk = two > one;
+      summary.push(
+        `catch-up, two replicas     ${String(two).padStart(7)} events/s vs one ${one} events/s (x${(two / one).toFixed(2)})  ${replicasOk ? 'ok' : 'NOT FASTER'}`,
+      );
+    }
+
     console.log(`\nMachine at the end: ${machine()}`);
     console.log('\nSummary');
     for (const line of summary) console.log(`  ${line}`);
-    console.log(`${reportsOk && freshOk && identical ? 'within budget' : 'OVER BUDGET'}`);
-    if (!(reportsOk && freshOk && identical)) process.exitCode = 1;
+    const ok = reportsOk && freshOk && identical && catchupOk && replicasOk;
+    console.log(`${ok ? 'within budget' : 'OVER BUDGET'}`);
+    if (!ok) process.exitCode = 1;
   } finally {
     await relay?.stop().catch(() => undefined);
     for (const p of publishers) await p.close().catch(() => undefined);
