@@ -5,7 +5,7 @@ import { locationKey, parseLocationKey, subscribeLocation } from './location';
 import { homePathFor, pickApp } from './pick-app';
 import { getLazyApp, resetLazyApp } from './lazy-apps';
 import { RemoteBoundary } from './RemoteBoundary';
-import type { AppConfig } from './runtime-config';
+import type { AppConfig, AppName } from './runtime-config';
 
 function Loading() {
   return (
@@ -15,6 +15,15 @@ function Loading() {
       <span className="shell-visually-hidden">Loading…</span>
     </div>
   );
+}
+
+/**
+ * The remote's component. It is taken once per mount (RemoteSwitch remounts this on a new app or a Retry), so it
+ * is the same component on every render and the remote's state survives re-renders.
+ */
+function RemoteApp({ app, ...props }: RemoteAppProps & { app: AppName }) {
+  const [Component] = useState(() => getLazyApp(app));
+  return <Component {...props} />;
 }
 
 interface SwitchProps {
@@ -36,7 +45,6 @@ function RemoteSwitch({ config, serverLocation, serverHostname }: SwitchProps) {
   const hostname = serverHostname ?? window.location.hostname;
   const app = pickApp({ hostname, pathname, search }, config);
   const [attempt, setAttempt] = useState(0);
-  const RemoteApp = getLazyApp(app);
   const props: RemoteAppProps = {
     business: config.business,
     homePath: homePathFor(app, hostname, config),
@@ -56,7 +64,7 @@ function RemoteSwitch({ config, serverLocation, serverHostname }: SwitchProps) {
       }}
     >
       <Suspense fallback={<Loading />}>
-        <RemoteApp {...props} />
+        <RemoteApp app={app} {...props} />
       </Suspense>
     </RemoteBoundary>
   );
