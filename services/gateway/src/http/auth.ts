@@ -26,7 +26,8 @@ export function sessionUser(
 }
 
 async function activeUser(claims: SessionClaims, sessions: Sessions, users: UserRepository) {
-  // Both lookups go out together: one round trip to Redis on the common path.
+  // Both lookups go out together: one round trip to Redis on the common path. With Redis down both read Postgres
+  // instead (staff keep working); with Postgres down too they throw a database error, which the edge answers 503.
   const [revoked, user] = await Promise.all([sessions.isRevoked(claims), users.findSessionUser(claims.sub)]);
   return revoked || !user || !user.isActive ? undefined : user;
 }
