@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { createEvent, SmsRequested, BookingCreated } from '@tyres/events';
+import type { DeliveryRepository, DeliveryStatus, NewDelivery } from '../db/deliveries';
+import { bookingCreated, smsRequested } from '../../test/fixtures';
+import { DeliveryRequests } from './delivery-requests';
+
+/** An in-memory delivery log and queues: enough to see which rows are written and which jobs are (re-)added. */
+function fakes() {
+  const rows = new Map<string, NewDelivery & { id: string; status: DeliveryStatus }>();
+  const added: { queue: string; name: string; jobId: string }[] = [];
+  const deliveries = {
+    async createIfAbsent(input: NewDelivery) {
+      const existing = rows.get(input.key);
+      if (existing) return { delivery: existing, created: false };
+      const row = { ...input, id: `d${rows.size + 1}`, status: 'queued' as DeliveryStatus };
+      rows.set(input.key, row);
+      return { delivery: row, created: true };
+    },
+  } as unknown as DeliveryRepository;
+  const queue = (name: string) => ({
+    add: async (jobName: string, _data: unknown, opts: { jobId: string }) => {
+      added.push({ queue: name, name: jobName, jobId: opts.jobId });
+    },
+  });
+  const requests = new DeliveryRequests({
+    deliveries,
+    queues: { sms: queue('sms'), email: queue('email') } as never,
+    business: { name: 'Mobile Tyres Perth', phone: '08 6000 0000' },
+    smsAttempts: 4,
+    emailAttempts: 5,
+  });
+  return { rows, added, requests };
+}
+
+const meta = { source: 'test', correlationId: 'c1' };
+
+describe('DeliveryRequests', () => {
+  it('SmsRequested: one row keyed by the request id, one sms job with the same id', async () => {
+    const { rows, added, requests } = fakes();
+    const requestedBy = randomUUID();
+    const event = createEvent(SmsRequested, smsRequested({ requestedBy }), meta);
+    await expect(requests.smsRequested(event)).resolves.toBeUndefined();
+    const row = rows.get(`sms-${event.data.requestId}`);
+    expect(row).toMatchObject({ channel: 'sms', maxAttempts: 4, requestedBy, sourceEventId: event.id });
+    expect(added).toEqual([{ queue: 'sms', name: event.data.purpose, jobId: `sms-${event.data.requestId}` }]);
+  });
+
+  it('a redelivered event re-adds the job while the message is open, and leaves a sent one alone', async () => {
+    const { rows, added, requests } = fakes();
+    const event = createEvent(SmsRequested, smsRequested(), meta);
+    await requests.smsRequested(event);
+    await expect(requests.smsRequested(event)).resolves.toBe('duplicate');
+    expect(added).toHaveLength(2); // BullMQ collapses the second add by job id
+    (rows.get(`sms-${event.data.requestId}`) as { status: DeliveryStatus }).status = 'sent';
+    await expect(requests.smsRequested(event)).resolves.toBe('duplicate');
+    expect(added).toHaveLength(2);
+  });
+
+  it('BookingCreated: one confirmation email per booking, whatever the event id', async () => {
+    const { rows, added, requests } = fakes();
+    const data = bookingCreated();
+    await requests.bookingCreated(createEvent(BookingCreated, data, meta));
+    await requests.bookingCreated(createEvent(BookingCreated, data, meta));
+    expect(rows.size).toBe(1);
+    expect(rows.get(`email-booking-confirmation-${data.jobId}`)).toMatchObject({
+      channel: 'email',
+      purpose: 'booking-confirmation',
+      recipient: data.customer.email,
+      maxAttempts: 5,
+    });
+    expect(new Set(added.map((a) => a.jobId))).toEqual(new Set([`email-booking-confirmation-${data.jobId}`]));
+  });
+});
