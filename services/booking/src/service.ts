@@ -7,10 +7,13 @@ import { createInbox, type TransactionRunner } from '@tyres/events';
 import { createServiceRuntime, serviceHttp, type Logger, type ServiceRuntime } from '@tyres/service-kit';
 import { GooglePlacesProvider } from './addresses/google-places';
 import { FallbackAddressProvider, OfflineAddressProvider, type AddressProvider } from './addresses/provider';
+import { BookingWindow } from './app/booking-window';
 import { BookingUseCases } from './app/bookings';
 import { Photos } from './app/photos';
+import { Pricing } from './app/pricing';
 import { Reservations } from './app/reservations';
 import { SlotAdmin } from './app/slot-admin';
+import { SlotLists } from './app/slot-lists';
 import type { Config } from './config';
 import { createDatabase, DB_SCHEMA, type Database, type Db, type Tx } from './db/client';
 import { PhotoChunks } from './db/photo-chunks';
@@ -79,6 +82,7 @@ export async function startBooking(
   const suburbs = new Suburbs(db);
 
   // Use cases.
+  const bookingWindow = new BookingWindow({ clock, horizonDays: config.BOOKING_HORIZON_DAYS });
   const bookings = new BookingUseCases({
     db,
     sql,
@@ -87,12 +91,15 @@ export async function startBooking(
     wake,
     clock,
     logger,
+    window: bookingWindow,
     holdMinutes: config.BOOKING_HOLD_MINUTES,
     maxOpenHoldsPerClient: config.MAX_OPEN_HOLDS_PER_CLIENT,
     staffAlertEmail: config.STAFF_ALERT_EMAIL,
     onSlotsChanged,
   });
-  const reservations = new Reservations({ sql, outbox, wake, clock, onSlotsChanged });
+  const reservations = new Reservations({ sql, outbox, wake, clock, window: bookingWindow, onSlotsChanged });
+  const slotLists = new SlotLists({ slotCache, clock, window: bookingWindow });
+  const pricing = new Pricing({ sql });
   const slotAdmin = new SlotAdmin({ db, outbox, wake, clock, onSlotsChanged });
   const photos = new Photos({ db, outbox, wake, clock, windowMinutes: config.PHOTO_UPLOAD_WINDOW_MINUTES });
   const sweeper = createHoldSweeper({
@@ -119,9 +126,9 @@ export async function startBooking(
       readiness: runtime.readiness,
       identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
       routes: bookingRoutes({
-        sql,
-        slotCache,
         clock,
+        slotLists,
+        pricing,
         bookings,
         reservations,
         slotAdmin,
@@ -131,7 +138,6 @@ export async function startBooking(
           maxBodyBytes: config.PHOTO_UPLOAD_MAX_BODY_BYTES,
           drainTimeoutMs: config.PHOTO_UPLOAD_DRAIN_TIMEOUT_MS,
         },
-        horizonDays: config.BOOKING_HORIZON_DAYS,
         suburbs,
         addresses: options.addresses ?? addressProviderFor(config, suburbs, logger),
       }),

@@ -52,6 +52,7 @@ import {
   paymentConflictEmails,
   type BookingRow,
 } from '../events/builders';
+import type { BookingWindow } from './booking-window';
 import { checkSlot } from './slots';
 
 export interface BookingDeps {
@@ -64,6 +65,8 @@ export interface BookingDeps {
   wake: () => void;
   clock: () => Date;
   logger: Logger;
+  /** Business day, slot not started, horizon, vehicle year. */
+  window: BookingWindow;
   holdMinutes: number;
   /** Open payment holds one client address may have at once (config MAX_OPEN_HOLDS_PER_CLIENT). */
   maxOpenHoldsPerClient: number;
@@ -129,6 +132,7 @@ export class BookingUseCases {
 
   /** POST /api/bookings: an onsite (or staff-recorded) booking, confirmed at once. */
   async book(input: NormalizedBooking, idempotency?: IdempotencyRequest): Promise<BookingAnswer | Replay> {
+    this.deps.window.checkBooking(input);
     const quote = await this.price(input.job, input.job.paymentMethod === 'prepaid');
     const paymentMethod = quote.prepaid ? 'prepaid' : 'onsite';
     const result = await this.create(
@@ -150,6 +154,7 @@ export class BookingUseCases {
     idempotency?: IdempotencyRequest,
     clientAddress?: string,
   ): Promise<QuoteAnswer | Replay> {
+    this.deps.window.checkBooking(input);
     const quote = await this.price(input.job, true);
     if (!quote.prepaid) throw badRequest(MSG.prepaidNotAvailable, undefined, 'prepaid_not_available');
     const result = await this.create(

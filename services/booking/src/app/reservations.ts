@@ -14,6 +14,7 @@ import {
 } from '../db/reservations';
 import { isSlotTaken } from '../db/slots';
 import { MSG } from '../domain/messages';
+import type { BookingWindow } from './booking-window';
 import { claimSlot } from './slots';
 
 export type { ReleaseReason };
@@ -31,6 +32,7 @@ export class Reservations {
       outbox: Outbox;
       wake: () => void;
       clock: () => Date;
+      window: BookingWindow;
       onSlotsChanged: (date: string) => void;
     },
   ) {}
@@ -41,6 +43,7 @@ export class Reservations {
    * target is blocked or held by another job. A released reservation (cancelled job) is re-taken if free.
    */
   async move(jobId: string, date: string, slot: string): Promise<MovedReservation> {
+    this.deps.window.checkMove(date, slot);
     let from: string | undefined;
     const run = () =>
       this.deps.sql.$transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { customerBookingSchema } from '@tyres/kernel';
-import { normalizeBooking } from './booking-input';
+import { directBookingPayment, normalizeBooking } from './booking-input';
 
 const valid = () => ({
   customer: { name: 'Jane Citizen', email: 'jane@example.com', phone: '0412 345 678' },
@@ -38,5 +38,14 @@ describe('normalizeBooking', () => {
       tyreSize: null,
       tyreBrand: null,
     });
+  });
+});
+
+describe('directBookingPayment', () => {
+  it('the public dialog books onsite whatever it sends; the staff form records what it chose', () => {
+    expect(directBookingPayment('online', 'prepaid')).toBe('onsite');
+    expect(directBookingPayment('online', undefined)).toBe('onsite');
+    expect(directBookingPayment('staff', 'prepaid')).toBe('prepaid');
+    expect(directBookingPayment('staff', undefined)).toBe('onsite');
   });
 });

@@ -58,3 +58,15 @@ export function normalizeBooking(
     },
   };
 }
+
+/**
+ * The payment method of a direct booking (POST /api/bookings). The public dialog books onsite and prepays through a
+ * quote (a hold, then the payment): a customer's "prepaid" there would be a discounted booking nobody pays for.
+ * Only the staff form records a prepaid booking directly (staff take the payment themselves).
+ */
+export function directBookingPayment(
+  channel: BookingChannel,
+  requested: PaymentMethod | undefined,
+): PaymentMethod {
+  return channel === 'staff' ? (requested ?? 'onsite') : 'onsite';
+}

@@ -15,8 +15,8 @@ import {
   staffBookingSchema,
   TIME_SLOTS,
   toBookingDate,
-  vehicleYearProblem,
   type TimeSlot,
+  type BookingRequest,
 } from '@tyres/kernel';
 import {
   badRequest,
@@ -33,13 +33,17 @@ import type { BookingUseCases } from '../app/bookings';
 import { photoCountError } from '../app/errors';
 import type { Photos } from '../app/photos';
 import type { Reservations } from '../app/reservations';
+import type { Pricing } from '../app/pricing';
 import type { SlotAdmin } from '../app/slot-admin';
-import type { Sql } from '../db/client';
-import type { SlotCache } from '../db/slot-cache';
+import type { SlotLists } from '../app/slot-lists';
 import type { PhotoChunks } from '../db/photo-chunks';
-import { tyrePrice } from '../db/pricing';
 import type { Suburbs } from '../db/suburbs';
-import { normalizeBooking, type NormalizedBooking } from '../domain/booking-input';
+import {
+  directBookingPayment,
+  normalizeBooking,
+  type BookingChannel,
+  type NormalizedBooking,
+} from '../domain/booking-input';
 import {
   ADDRESS_MAX_SUGGESTIONS,
   ADDRESS_MIN_CHARS,
@@ -49,10 +53,8 @@ import {
   PRICING_TIME_SLOTS,
   RESPONSE_TIME,
 } from '../domain/constants';
-import { bookingHorizon, horizonMessage, isBeyondHorizon } from '../domain/horizon';
 import { MSG } from '../domain/messages';
-import { computeQuote, quoteBody } from '../domain/pricing';
-import { bookableProblem, slotStates } from '../domain/slots';
+import { quoteBody } from '../domain/pricing';
 import { requestedSlugName } from '../domain/suburbs';
 import { looksLikeToken } from '../domain/tokens';
 import { finishBody, receivePhotoUpload, type UploadGuard } from './multipart';
@@ -60,11 +62,9 @@ import { photoView, send, tokenView } from './responses';
 import { blockSlotSchema, moveReservationSchema } from './schemas';
 
 export interface RouteDeps {
-  /** The driver path (db/client.ts) for the hot reads. */
-  sql: Sql;
-  /** The public slot lists' cache (db/slot-cache.ts). */
-  slotCache: SlotCache;
   clock: () => Date;
+  slotLists: SlotLists;
+  pricing: Pricing;
   bookings: BookingUseCases;
   reservations: Reservations;
   slotAdmin: SlotAdmin;
@@ -73,8 +73,6 @@ export interface RouteDeps {
   photoChunks: PhotoChunks;
   /** Caps on an upload request's body (config PHOTO_UPLOAD_*). */
   uploads: UploadGuard;
-  /** Bookings open this many days ahead (config BOOKING_HORIZON_DAYS). */
-  horizonDays: number;
   suburbs: Suburbs;
   addresses: AddressProvider;
 }
@@ -118,55 +116,25 @@ function holdingClient(req: Request): string | undefined {
   return address && /^[\x21-\x7e]{1,100}$/.test(address) ? address : undefined;
 }
 
+/**
+ * A booking request parsed with its form's rules and messages. The dashboard's New Booking form is a request with a
+ * staff identity that carries vehicle.color (a field only that form has): it gets the staff form's rules and
+ * channel 'staff'. A signed-in staff member using the public dialog is treated as a customer.
+ */
+function bookingRequest(req: Request): { parsed: BookingRequest; channel: BookingChannel } {
+  const vehicle = (req.body as { vehicle?: unknown } | undefined)?.vehicle;
+  const staff =
+    Boolean(req.identity) && typeof vehicle === 'object' && vehicle !== null && 'color' in vehicle;
+  const parsed = parseOr400(staff ? staffBookingSchema : customerBookingSchema, req.body ?? {});
+  return { parsed, channel: staff ? 'staff' : 'online' };
+}
+
 export function bookingRoutes(deps: RouteDeps) {
-  const { sql, clock } = deps;
-  const horizon = () => bookingHorizon(clock(), deps.horizonDays);
-
-  /** A booking, quote or move to a date past the horizon: 400 naming the last date that can be chosen. */
-  function checkHorizon(date: string, path: string) {
-    const h = horizon();
-    if (!isBeyondHorizon(date, h)) return;
-    const message = horizonMessage(h);
-    throw badRequest(message, [{ path, message }], 'beyond_booking_horizon');
-  }
-
-  /**
-   * Validates a booking request with the form's messages. The dashboard's New Booking form is a request with a
-   * staff identity that carries vehicle.color (a field only that form has): it gets the staff form's rules and
-   * channel 'staff'. A signed-in staff member using the public dialog is treated as a customer.
-   */
-  function bookingInput(
-    req: Request,
-    paymentDefault: 'onsite' | 'prepaid',
-    force?: 'prepaid',
-  ): NormalizedBooking {
-    const vehicle = (req.body as { vehicle?: unknown } | undefined)?.vehicle;
-    const staff =
-      Boolean(req.identity) && typeof vehicle === 'object' && vehicle !== null && 'color' in vehicle;
-    const parsed = parseOr400(staff ? staffBookingSchema : customerBookingSchema, req.body ?? {});
-    const now = clock();
-    const problem = bookableProblem(parsed.job.scheduledDate, parsed.job.timeSlot, now);
-    if (problem)
-      throw badRequest(problem, [{ path: 'job.scheduledDate', message: problem }], 'invalid_date_or_slot');
-    checkHorizon(parsed.job.scheduledDate, 'job.scheduledDate');
-    const yearProblem = vehicleYearProblem(parsed.vehicle.year, now);
-    if (yearProblem)
-      throw badRequest(yearProblem, [{ path: 'vehicle.year', message: yearProblem }], 'validation_failed');
-    return normalizeBooking(
-      parsed,
-      staff ? 'staff' : 'online',
-      force ?? parsed.job.paymentMethod ?? paymentDefault,
-    );
-  }
+  const { clock } = deps;
 
   return (app: Express) => {
     // ---------------------------------------------------------------- time slots (public)
-    // Past the horizon every slot shows unavailable with the reason, rather than a 400: the booking dialog's
-    // calendar has no last date, and a 400 there would read as "could not check availability, try again".
-    async function states(date: string) {
-      const { blocks, reservations } = await deps.slotCache.get(date);
-      return slotStates(date, clock(), blocks, reservations, horizon());
-    }
+    const states = (date: string) => deps.slotLists.forDate(date);
 
     // The booking dialog's list and the staff form's availability: the same answer.
     const slotList = async (req: Request, res: Response) => {
@@ -193,7 +161,7 @@ export function bookingRoutes(deps: RouteDeps) {
         .join('/');
       const size = normalizeTyreSize(raw);
       const brand = typeof req.query.brand === 'string' ? req.query.brand : undefined;
-      const price = size ? await tyrePrice(sql, size, brand) : undefined;
+      const price = size ? await deps.pricing.tyrePrice(size, brand) : undefined;
       if (!price) {
         res
           .status(404)
@@ -219,28 +187,18 @@ export function bookingRoutes(deps: RouteDeps) {
     });
     app.post('/api/pricing/quote', async (req, res) => {
       const q = parseOr400(priceQuoteSchema, req.body ?? {});
-      const tyre =
-        q.serviceType === 'new-tyres' && q.tyreSize
-          ? await tyrePrice(sql, q.tyreSize, q.tyreBrand)
-          : undefined;
-      const quote = computeQuote({
-        serviceType: q.serviceType,
-        tyreSize: q.tyreSize,
-        tyrePriceCents: tyre?.cents ?? null,
-        quantity: q.quantity,
-        prepaid: q.prepaid,
-      });
+      const quote = await deps.pricing.quote(q);
       res.json(quoteBody(quote));
     });
 
     // ---------------------------------------------------------------- bookings (public; staff form with identity)
     app.post('/api/bookings', async (req, res) => {
-      const parsed = bookingInput(req, 'onsite');
-      // The public dialog books onsite here and prepays through /api/bookings/quote (a hold, then the payment):
-      // a customer's "prepaid" on this call would be a discounted booking nobody pays for, so it is onsite. Only the
-      // staff form records a prepaid booking directly (staff take the payment themselves).
-      const input: NormalizedBooking =
-        parsed.channel === 'staff' ? parsed : { ...parsed, job: { ...parsed.job, paymentMethod: 'onsite' } };
+      const { parsed, channel } = bookingRequest(req);
+      const input = normalizeBooking(
+        parsed,
+        channel,
+        directBookingPayment(channel, parsed.job.paymentMethod),
+      );
       send(
         res,
         await deps.bookings.book(
@@ -250,7 +208,8 @@ export function bookingRoutes(deps: RouteDeps) {
       );
     });
     app.post('/api/bookings/quote', async (req, res) => {
-      const input = bookingInput(req, 'prepaid', 'prepaid');
+      const { parsed, channel } = bookingRequest(req);
+      const input: NormalizedBooking = normalizeBooking(parsed, channel, 'prepaid');
       send(
         res,
         await deps.bookings.quote(
@@ -380,9 +339,6 @@ export function bookingRoutes(deps: RouteDeps) {
       const jobId = req.params.jobId;
       if (!isUuid(jobId)) throw notFound('No slot reservation for this job');
       const body = parseOr400(moveReservationSchema, req.body ?? {});
-      const problem = bookableProblem(body.scheduledDate, body.timeSlot, clock());
-      if (problem) throw badRequest(MSG.invalidDateOrSlot, undefined, 'invalid_date_or_slot');
-      checkHorizon(body.scheduledDate, 'scheduledDate');
       res.json(await deps.reservations.move(jobId, body.scheduledDate, body.timeSlot));
     });
     internal.delete('/reservations/:jobId', requireStaff, async (req, res) => {
