@@ -42,6 +42,10 @@ export function AddressField({
   const session = useRef(newKey());
   const skipNext = useRef(false);
   const query = value.trim();
+  const searching = query.length >= ADDRESS_MIN_CHARS;
+  // Under 3 characters nothing is suggested (the list from a longer query is not shown either).
+  const shown = searching ? suggestions : [];
+  const listOpen = open && shown.length > 0;
 
   useEffect(() => {
     if (skipNext.current) {
@@ -49,11 +53,7 @@ export function AddressField({
       skipNext.current = false;
       return;
     }
-    if (query.length < ADDRESS_MIN_CHARS) {
-      setSuggestions([]);
-      setOpen(false);
-      return;
-    }
+    if (!searching) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       fetchAddressSuggestions(query, session.current, controller.signal)
@@ -75,7 +75,7 @@ export function AddressField({
       clearTimeout(timer);
       controller.abort();
     };
-  }, [query]);
+  }, [query, searching]);
 
   const choose = (suggestion: AddressSuggestion) => {
     skipNext.current = true;
@@ -87,18 +87,18 @@ export function AddressField({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'ArrowDown' && suggestions.length > 0) {
+    if (event.key === 'ArrowDown' && shown.length > 0) {
       event.preventDefault();
       setOpen(true);
-      setActive((i) => (i + 1) % suggestions.length);
-    } else if (event.key === 'ArrowUp' && suggestions.length > 0) {
+      setActive((i) => (i + 1) % shown.length);
+    } else if (event.key === 'ArrowUp' && shown.length > 0) {
       event.preventDefault();
       setOpen(true);
-      setActive((i) => (i <= 0 ? suggestions.length - 1 : i - 1));
-    } else if (event.key === 'Enter' && open && active >= 0 && suggestions[active]) {
+      setActive((i) => (i <= 0 ? shown.length - 1 : i - 1));
+    } else if (event.key === 'Enter' && listOpen && active >= 0 && shown[active]) {
       event.preventDefault();
-      choose(suggestions[active]);
-    } else if (event.key === 'Escape' && open) {
+      choose(shown[active]);
+    } else if (event.key === 'Escape' && listOpen) {
       // Close the list, not the dialog.
       event.preventDefault();
       event.stopPropagation();
@@ -122,30 +122,41 @@ export function AddressField({
         autoComplete="street-address"
         role="combobox"
         aria-autocomplete="list"
-        aria-expanded={open}
+        aria-expanded={listOpen}
         aria-controls={listId}
-        aria-activedescendant={open && active >= 0 ? `${listId}-${active}` : undefined}
+        aria-activedescendant={listOpen && active >= 0 ? `${listId}-${active}` : undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
         value={value}
         placeholder="Start typing your address"
-        onChange={(event) => onChange(event.target.value)}
+        onChange={(event) => {
+          if (event.target.value.trim().length < ADDRESS_MIN_CHARS) {
+            // Too short to search: the old list goes (a longer query later starts from an empty list).
+            setSuggestions([]);
+            setOpen(false);
+            setActive(-1);
+          }
+          onChange(event.target.value);
+        }}
         onKeyDown={onKeyDown}
         onBlur={() => {
           onBlur();
           // Let a click on a suggestion land before the list closes.
           setTimeout(() => setOpen(false), 150);
         }}
-        onFocus={() => suggestions.length > 0 && setOpen(true)}
+        onFocus={() => shown.length > 0 && setOpen(true)}
       />
       <ul
         id={listId}
         role="listbox"
         aria-label="Address suggestions"
         className="bk-combo__list"
-        hidden={!open}
+        hidden={!listOpen}
       >
-        {suggestions.map((s, i) => (
+        {shown.map((s, i) => (
+          // The keyboard chooses on the combobox input (arrow keys and Enter, aria-activedescendant); options
+          // never take focus (WAI-ARIA combobox pattern), so a key handler here could never run.
+          // eslint-disable-next-line jsx-a11y-x/click-events-have-key-events
           <li
             key={`${s.fullAddress}-${i}`}
             id={`${listId}-${i}`}
@@ -165,8 +176,8 @@ export function AddressField({
       <p id={statusId} className={unavailable ? 'bk-hint bk-hint--warn' : 'bk-sr-only'} role="status">
         {unavailable
           ? MESSAGES.addressUnavailable
-          : open
-            ? `${suggestions.length} address suggestion${suggestions.length === 1 ? '' : 's'}, use the arrow keys to choose`
+          : listOpen
+            ? `${shown.length} address suggestion${shown.length === 1 ? '' : 's'}, use the arrow keys to choose`
             : ''}
       </p>
       <FieldError id={errorId} message={error} />

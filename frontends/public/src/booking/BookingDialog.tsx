@@ -1,6 +1,7 @@
 import {
   useCallback,
   useEffect,
+  useEffectEvent,
   useId,
   useMemo,
   useRef,
@@ -65,19 +66,27 @@ export interface BookingDialogProps {
   openSeq: number;
 }
 
-/** A native modal <dialog>: focus stays inside, Esc and the close button close it, the page behind is inert. */
-function useModal(ref: RefObject<HTMLDialogElement | null>, open: boolean) {
+/**
+ * A native modal <dialog>: focus stays inside, Esc and the close button close it, the page behind is inert.
+ * `initialFocus`: the element that takes focus when it opens (else the browser's choice, the first focusable one).
+ */
+function useModal(
+  ref: RefObject<HTMLDialogElement | null>,
+  open: boolean,
+  initialFocus?: RefObject<HTMLElement | null>,
+) {
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     if (open && !el.open) {
       if (typeof el.showModal === 'function') el.showModal();
       else el.setAttribute('open', '');
+      initialFocus?.current?.focus();
     } else if (!open && el.open) {
       if (typeof el.close === 'function') el.close();
       else el.removeAttribute('open');
     }
-  }, [ref, open]);
+  }, [ref, open, initialFocus]);
 }
 
 function SingleTyreWarning({
@@ -90,9 +99,12 @@ function SingleTyreWarning({
   onPair: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // The alert opens on the answer that keeps the customer's choice (WAI-ARIA alertdialog: focus the least
+  // destructive action).
+  const keep = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const textId = useId();
-  useModal(ref, open);
+  useModal(ref, open, keep);
   return (
     <dialog
       ref={ref}
@@ -116,7 +128,7 @@ function SingleTyreWarning({
         <button type="button" className="pub-btn pub-btn--outline" onClick={onPair}>
           Make it 2 tyres
         </button>
-        <button type="button" className="pub-btn pub-btn--primary" onClick={onKeep} autoFocus>
+        <button type="button" className="pub-btn pub-btn--primary" onClick={onKeep} ref={keep}>
           Continue with 1 tyre
         </button>
       </div>
@@ -150,7 +162,6 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
   const [outcome, setOutcome] = useState<BookingOutcome | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [singleTyre, setSingleTyre] = useState(false);
-  const [announcement, setAnnouncement] = useState('');
   const forcedOnsite = useRef(false);
   const idempotency = useRef<{ payload: string; key: string } | null>(null);
   const focusOnStep = useRef(false);
@@ -190,15 +201,18 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
     }
   }, [prepaidAllowed, getValues, setValue]);
 
-  // A booking button for a given service preselects it (the customer still starts with the date).
-  useEffect(() => {
+  // A booking button for a given service preselects it (the customer still starts with the date). Only when a
+  // booking button is pressed (openSeq), with the form as it is then: an effect event reads the latest values.
+  const preselectService = useEffectEvent(() => {
     if (initialService && !getValues('serviceType') && step <= 2) setValue('serviceType', initialService);
-  }, [openSeq]); // only when a booking button is pressed
-
-  // Each step change: move focus to the step's heading and announce "Step n of 7".
+  });
   useEffect(() => {
-    const info = STEPS[step - 1];
-    setAnnouncement(`Step ${step} of ${TOTAL_STEPS}: ${info?.title ?? ''}`);
+    preselectService();
+  }, [openSeq]);
+
+  // Each step change is announced ("Step n of 7: ...", a live region) and moves focus to the step's heading.
+  const announcement = `Step ${step} of ${TOTAL_STEPS}: ${STEPS[step - 1]?.title ?? ''}`;
+  useEffect(() => {
     if (focusOnStep.current) {
       focusOnStep.current = false;
       requestAnimationFrame(() => headingEl.current?.focus());
@@ -226,13 +240,15 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
     if (step === TOTAL_STEPS) return;
     const save = () => saveDraft({ step, values: getValues(), photoCount: photos.length + photosToAddAgain });
     save();
-    const subscription = form.watch(save);
-    return () => subscription.unsubscribe();
+    // subscribe (not watch): told of every value change without re-rendering the dialog.
+    return form.subscribe({ formState: { values: true }, callback: save });
   }, [form, getValues, step, photos.length, photosToAddAgain]);
 
   // Closing the confirmation resets the form, whichever way it is closed (button, Esc, the phone's Back);
-  // closing part way keeps what was entered.
+  // closing part way keeps what was entered. The phone's Back closes the dialog from outside (booking-context), so
+  // this follows the open prop; the reset also clears the form store and the saved draft, which is effect work.
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- once per close of the confirmation (see above)
     if (!open && step === TOTAL_STEPS) resetAll();
   }, [open, step, resetAll]);
 

@@ -64,9 +64,13 @@ export function Calendar({ value, min, onChange, errorId, labelledBy }: Calendar
   const minMonth = min.slice(0, 7);
   const canGoBack = `${year}-${String(month + 1).padStart(2, '0')}` > minMonth;
 
-  useEffect(() => {
+  // A newly chosen (or restored) date brings its month into view: state adjusted while rendering, when the props
+  // change (https://react.dev/learn/you-might-not-need-an-effect#adjusting-some-state-when-a-prop-changes).
+  const [shownFor, setShownFor] = useState({ value, min });
+  if (shownFor.value !== value || shownFor.min !== min) {
+    setShownFor({ value, min });
     if (value && value >= min) setFocused(value);
-  }, [value, min]);
+  }
 
   useEffect(() => {
     if (!moved.current) return;

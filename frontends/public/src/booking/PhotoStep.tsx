@@ -27,11 +27,7 @@ function Thumbnail({ file, onRemove }: { file: File; onRemove: () => void }) {
   );
   return (
     <li className="bk-thumb">
-      {url ? (
-        <img src={url} alt={`Photo ${file.name}`} className="bk-thumb__img" />
-      ) : (
-        <span className="bk-thumb__img" />
-      )}
+      {url ? <img src={url} alt={file.name} className="bk-thumb__img" /> : <span className="bk-thumb__img" />}
       <span className="bk-thumb__name" title={file.name}>
         {photoLabel(file.name)}
       </span>

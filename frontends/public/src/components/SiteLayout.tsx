@@ -43,8 +43,14 @@ function MobileMenu() {
     wasOpen.current = open;
   }, [open]);
 
-  // Any navigation (a link in the menu, browser back) closes the menu.
-  useEffect(() => setOpen(false), [location.pathname, location.hash]);
+  // Any navigation (a link in the menu, browser back) closes the menu: state adjusted while rendering when the
+  // location changes (https://react.dev/learn/you-might-not-need-an-effect#adjusting-some-state-when-a-prop-changes).
+  const place = `${location.pathname}${location.hash}`;
+  const [openAt, setOpenAt] = useState(place);
+  if (openAt !== place) {
+    setOpenAt(place);
+    setOpen(false);
+  }
 
   // A prerendered page's menu may have been opened before React attached (shell/src/early-intent.ts).
   useEffect(() => {
@@ -66,6 +72,9 @@ function MobileMenu() {
       >
         <MenuIcon />
       </button>
+      {/* A click on the backdrop is a pointer-only shortcut: keyboard users close the menu with Esc (onCancel) or
+          the Close button, so the dialog element needs no key handler of its own. */}
+      {/* eslint-disable-next-line jsx-a11y-x/click-events-have-key-events, jsx-a11y-x/no-noninteractive-element-interactions */}
       <dialog
         id="pub-mobile-menu"
         ref={dialog}

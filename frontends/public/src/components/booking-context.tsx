@@ -155,8 +155,11 @@ export function BookingProvider({ children }: { children: ReactNode }) {
 
   // A booking button pressed before the page was hydrated (the shell records it, see shell/src/early-intent.ts)
   // opens the dialog as soon as the site is live; so does a reload while the dialog was open.
+  // This reads state kept outside React (the shell's record, sessionStorage) once the page is live; it cannot be
+  // the initial state, because a prerendered page hydrates with the dialog closed (the server's HTML).
   useEffect(() => {
     const intent = takeEarlyIntent();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- see above: opening after hydration is the point
     if (intent) open({ serviceType: intent.serviceType as ServiceType | undefined });
     else if (shouldReopenAfterReload()) open();
   }, [open]);
