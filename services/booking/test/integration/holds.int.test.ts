@@ -86,7 +86,7 @@ describe('open payment holds per client', () => {
     expect((await quote(client)).status).toBe(429);
 
     // Paying one of the open holds (billing's PaymentSucceeded) frees a place too.
-    const paidQuote = afterExpiry.body as { quoteId: string; amount: string };
+    const paidQuote = afterExpiry.body as unknown as { quoteId: string; amount: string };
     await app.publish(PaymentSucceeded, {
       paymentId: randomUUID(),
       paymentIntentId: `pi_${randomUUID().replace(/-/g, '')}`,
