@@ -26,5 +26,6 @@ export {
 } from './toast';
 export type { ToastApi, ToastOptions, ToastVariant } from './toast';
 export { injectStyles } from './styles';
-export { BRAND_PRIMARY, theme } from './theme';
+export { BRAND_PRIMARY, cssVar, cssVarName, PALETTE, paletteCss, theme } from './theme';
+export type { PaletteColor } from './theme';
 export type { BusinessInfo, RemoteAppModule, RemoteAppProps } from './contract';

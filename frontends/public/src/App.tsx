@@ -1,9 +1,9 @@
 import { BrowserRouter } from 'react-router-dom';
 import { injectStyles, type RemoteAppProps } from '@tyres/platform';
-import css from './public.css';
 import { PublicSite } from './PublicSite';
+import { PUBLIC_CSS } from './site/styles';
 
-injectStyles('public', css);
+injectStyles('public', PUBLIC_CSS);
 
 /**
  * The public site, exposed to the shell as ./App. It brings its own router: react-router is bundled here

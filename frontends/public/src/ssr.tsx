@@ -4,13 +4,13 @@
  */
 import { StaticRouter } from 'react-router-dom';
 import type { RemoteAppProps } from '@tyres/platform';
-import css from './public.css';
 import { PublicSite } from './PublicSite';
+import { PUBLIC_CSS } from './site/styles';
 
 export { crawlablePages } from './site/meta';
 export { headTags, renderHeadTags } from './site/head';
 
-export const publicCss: string = css;
+export const publicCss: string = PUBLIC_CSS;
 
 export function ServerPublicApp(props: RemoteAppProps) {
   return (
