@@ -67,6 +67,8 @@ let sessionLookup: (cookie: string) => Promise<PublicUser | undefined>;
 /** What the public limits answer for the next call (undefined: within the limit); every call they count. */
 let limitAnswer: (group: LimitGroup, address: string) => LimitRefusal | undefined;
 const counted: string[] = [];
+/** How long the public limits take to answer. */
+let limitDelayMs = 0;
 
 beforeAll(async () => {
   service = http.createServer((req, res) => {
@@ -126,6 +128,7 @@ beforeAll(async () => {
     publicLimits: {
       consume: async (group, address) => {
         counted.push(`${group} ${address}`);
+        if (limitDelayMs) await new Promise((resolve) => setTimeout(resolve, limitDelayMs));
         return limitAnswer(group, address);
       },
     },
@@ -156,6 +159,7 @@ beforeEach(() => {
   local.length = 0;
   lines = [];
   counted.length = 0;
+  limitDelayMs = 0;
   limitAnswer = () => undefined;
   sessionLookup = async (cookie) =>
     cookie === 'session=admin' ? admin : cookie === 'session=tech' ? technician : undefined;
@@ -376,6 +380,27 @@ describe('public limits', () => {
     expect((await call('/api/time-slots?date=2030-01-07')).status).toBe(200);
     expect((await call('/api/payments/webhook', { method: 'POST', body: '{}' })).status).toBe(200);
     expect(counted).toEqual([]);
+  });
+
+  it('forwards nothing for a client that left while its limit was looked up', async () => {
+    limitDelayMs = 100;
+    const gone = new AbortController();
+    const booking = call('/api/bookings', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-request-id': 'trace-left' },
+      signal: gone.signal,
+    }).catch((err: Error) => err.name);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    gone.abort();
+    expect(await booking).toBe('AbortError');
+    // Past the upstream timeout too: no call was left waiting on the service.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(counted).toEqual(['bookings 127.0.0.1']);
+    expect(seen).toHaveLength(0);
+    expect(lines.filter((l) => l.correlationId === 'trace-left')).toEqual([
+      expect.objectContaining({ msg: 'request', status: 499 }),
+    ]);
   });
 
   it('tells the service the client address it computed, never the one a client wrote', async () => {

@@ -212,6 +212,8 @@ export function createEdge(deps: EdgeDeps) {
     correlationId: string,
     address: string,
   ) {
+    // The client left while the session or the limit was looked up: nothing to forward (logged as 499).
+    if (req.socket.destroyed) return;
     const cap =
       destination.kind === 'own'
         ? deps.ownBodyBytes
