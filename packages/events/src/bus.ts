@@ -3,7 +3,7 @@ import { AmqpConnection, type ManagedChannel, type ReconnectOptions } from './co
 import { contracts } from './contracts';
 import type { AnyContract, EventEnvelope, EventOf } from './envelope';
 import { errorFields, errorMessage, noopLogger, type Logger } from './logger';
-import { callMetric, type EventMetrics } from './metrics';
+import { callMetrics, type EventMetrics } from './metrics';
 import { publishConfirmed } from './publisher';
 import { EventParseError, parseEnvelope, type ContractRegistry } from './registry';
 import {
@@ -119,6 +119,8 @@ export interface EventBus {
    * undefined while not connected.
    */
   queueDepth(): Promise<number | undefined>;
+  /** Adds metric hooks (besides `options.metrics`), e.g. when the bus was built by someone else (service-kit). */
+  addMetrics(hooks: EventMetrics): void;
   /**
    * Connects, declares the topology and starts consuming. By default resolves once consuming; with
    * `{ wait: false }` returns at once and keeps connecting in the background (the service can boot while the
@@ -188,6 +190,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
     });
 
   const handlers = new Map<string, EventHandler[]>();
+  const metricHooks: EventMetrics[] = options.metrics ? [options.metrics] : [];
   const inFlight = new Set<Promise<void>>();
   const consumerTags = new WeakMap<ConfirmChannel, string>();
   let channel: ManagedChannel | undefined;
@@ -343,7 +346,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
         err,
         log.child({ routingKey: msg.fields.routingKey, eventType: type }),
       );
-      callMetric(options.metrics, 'consumed', {
+      callMetrics(metricHooks, 'consumed', {
         type: type ?? msg.fields.routingKey,
         outcome: 'dead-letter',
         duplicate: false,
@@ -388,7 +391,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
   function consumedMetric(d: Delivery, outcome: 'ack' | 'retry' | 'dead-letter', duplicate: boolean): void {
     const now = Date.now();
     const occurred = Date.parse(d.event.occurredAt);
-    callMetric(options.metrics, 'consumed', {
+    callMetrics(metricHooks, 'consumed', {
       type: d.event.type,
       outcome,
       duplicate,
@@ -568,6 +571,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
       return [...handlers.keys(), ...batchHandlers.keys()];
     },
     queueDepth,
+    addMetrics(hooks) {
+      metricHooks.push(hooks);
+    },
     subscribeBatch(contractList, handler, batchOptions = {}) {
       if (closed) throw new Error('The event bus is closed');
       if (channel) throw new Error('subscribeBatch must be called before start()');

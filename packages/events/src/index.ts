@@ -12,4 +12,5 @@ export * from './sql';
 export * from './outbox';
 export * from './inbox';
 export * from './dead-letters';
+export * from './pipeline-metrics';
 export { uuidv7 } from './ids';

@@ -32,3 +32,12 @@ export function callMetric<K extends keyof EventMetrics>(
     // metrics must never break delivery
   }
 }
+
+/** `callMetric` for every hook set of a list (hooks added after construction: `bus.addMetrics`, `relay.addMetrics`). */
+export function callMetrics<K extends keyof EventMetrics>(
+  list: readonly EventMetrics[],
+  key: K,
+  info: Parameters<NonNullable<EventMetrics[K]>>[0],
+): void {
+  for (const metrics of list) callMetric(metrics, key, info);
+}

@@ -1,7 +1,7 @@
 import { contracts } from './contracts';
 import type { EventEnvelope } from './envelope';
 import { errorFields, errorMessage, noopLogger, type Logger } from './logger';
-import { callMetric, type EventMetrics } from './metrics';
+import { callMetrics, type EventMetrics } from './metrics';
 import type { Publisher } from './publisher';
 import { parseEnvelope, type ContractRegistry } from './registry';
 import { quoteIdent, type SqlExecutor, type TransactionRunner } from './sql';
@@ -86,6 +86,13 @@ export interface OutboxRelay {
   /** One batch: claim, publish, mark. Exposed for tests and scripts. */
   runOnce(): Promise<{ published: number; failed: number }>;
   isRunning(): boolean;
+  /**
+   * What waits to be published: rows not published yet (retrying ones included) and how long the oldest has been
+   * waiting (ms; null when none). One indexed query.
+   */
+  pending(): Promise<{ count: number; oldestAgeMs: number | null }>;
+  /** Adds metric hooks (besides `options.metrics`), e.g. when the relay was built by someone else (service-kit). */
+  addMetrics(hooks: EventMetrics): void;
 }
 
 interface OutboxRow {
@@ -119,6 +126,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let loop: Promise<void> | undefined;
   let sleeper: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
   let lastPurge = 0;
+  const metricHooks: EventMetrics[] = options.metrics ? [options.metrics] : [];
 
   const delayFor = (attempts: number) => Math.min(maxMs, Math.round(initialMs * multiplier ** attempts));
 
@@ -182,7 +190,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       },
       { timeout: txTimeout, maxWait: 10_000 },
     );
-    callMetric(options.metrics, 'outboxBatch', { ...result, durationMs: Date.now() - started });
+    callMetrics(metricHooks, 'outboxBatch', { ...result, durationMs: Date.now() - started });
     return result;
   }
 
@@ -264,5 +272,21 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     },
     runOnce,
     isRunning: () => running,
+    async pending() {
+      const rows = await options.db.$transaction((tx) =>
+        Promise.resolve(
+          tx.$queryRawUnsafe<{ n: number; age_ms: number | null }[]>(
+            `SELECT count(*)::int AS n,
+                    (extract(epoch FROM (now() - min("created_at"))) * 1000)::float8 AS age_ms
+               FROM ${table} WHERE "published_at" IS NULL`,
+          ),
+        ),
+      );
+      const row = rows[0];
+      return { count: Number(row?.n ?? 0), oldestAgeMs: row?.age_ms == null ? null : Number(row.age_ms) };
+    },
+    addMetrics(hooks) {
+      metricHooks.push(hooks);
+    },
   };
 }

@@ -1,4 +1,11 @@
-import { createServiceRuntime, serviceHttp, type Logger, type ServiceRuntime } from '@tyres/service-kit';
+import { registerPipelineMetrics } from '@tyres/events';
+import {
+  createServiceApp,
+  createServiceRuntime,
+  identityMiddleware,
+  type Logger,
+  type ServiceRuntime,
+} from '@tyres/service-kit';
 import { GstBlockCache } from './app/gst-block-cache';
 import { ReportUseCases } from './app/reports';
 import type { Config } from './config';
@@ -37,13 +44,13 @@ export async function startReporting(
 
   subscribeReporting(runtime.bus, reportingHandlers({ db, afterCommit: () => refresher.wake() }));
 
-  const http = serviceHttp({
-    name: 'reporting',
-    logger,
-    readiness: runtime.readiness,
-    identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-    routes: mountRoutes(reports),
-  });
+  // service-kit's serviceHttp, spelled out for its metrics registry: the pipeline's lag metrics (outbox backlog and
+  // relay rate, consumer lag, queue depth, oldest unhandled event) go on the service's /metrics.
+  const svc = createServiceApp({ name: 'reporting', logger, readiness: runtime.readiness });
+  svc.app.use(identityMiddleware(config.INTERNAL_JWT_PUBLIC_KEY));
+  mountRoutes(reports)(svc.app);
+  registerPipelineMetrics({ registry: svc.metrics.registry, relay: runtime.relay, bus: runtime.bus });
+  const http = { app: svc.finalize(), setDraining: svc.setDraining };
   return runtime.listen(http, {
     start: async () => {
       refresher.start();

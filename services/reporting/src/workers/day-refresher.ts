@@ -26,8 +26,15 @@ export function createDayRefresher(options: {
   logger: Logger;
   intervalMs?: number;
   batchSize?: number;
+  /**
+   * Pause after a run that refreshed something, wake-ups or not (default 200 ms, or twice the run's time if longer). While events pour in (a backlog
+   * after an outage), each day is refreshed once per pause instead of after every batch that touched it, and the
+   * batches wait less on the days a refresh holds; a lone write still shows within about a pause.
+   */
+  busyGapMs?: number;
 }): DayRefresher {
   const intervalMs = options.intervalMs ?? 100;
+  const busyGapMs = options.busyGapMs ?? 200;
   const batchSize = options.batchSize ?? 200;
   let stopping = false;
   let woken = false;
@@ -43,12 +50,24 @@ export function createDayRefresher(options: {
       sleeper = { timer, resolve };
     });
 
+  /** A sleep wake() does not cut short (stop() does). */
+  let pauser: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        pauser = undefined;
+        resolve();
+      }, ms);
+      pauser = { timer, resolve };
+    });
+
   let loop: Promise<void> | undefined;
 
   const run = async () => {
     while (!stopping) {
       woken = false;
       let refreshed = 0;
+      const started = Date.now();
       try {
         refreshed = await refreshDirtyDays(options.db, batchSize);
         failures = 0;
@@ -57,8 +76,15 @@ export function createDayRefresher(options: {
         options.logger.warn({ err, failures }, 'day summary refresh failed; retrying');
       }
       if (stopping) break;
-      // A full batch means more is waiting: go again at once. Otherwise wait for a wake-up or the next poll.
-      if (refreshed === batchSize || woken) continue;
+      if (refreshed > 0 && busyGapMs > 0) {
+        // Let more changes gather (see busyGapMs); then a full batch, or a wake-up meanwhile, means go again.
+        woken = false;
+        // At least twice the run's own time: a refresh over many days reads whole fact tables, and during a
+        // backlog it should take at most a third of the time, leaving the rest to the event batches.
+        await pause(Math.max(busyGapMs, 2 * (Date.now() - started)));
+        if (stopping) break;
+        if (refreshed === batchSize || woken) continue;
+      } else if (refreshed === batchSize || woken) continue;
       await sleep(failures ? Math.min(5_000, intervalMs * 2 ** failures) : intervalMs);
     }
   };
@@ -78,9 +104,10 @@ export function createDayRefresher(options: {
     },
     async stop() {
       stopping = true;
-      if (sleeper) {
-        clearTimeout(sleeper.timer);
-        sleeper.resolve();
+      for (const s of [sleeper, pauser]) {
+        if (!s) continue;
+        clearTimeout(s.timer);
+        s.resolve();
       }
       await loop;
     },
