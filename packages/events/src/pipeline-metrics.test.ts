@@ -62,7 +62,7 @@ describe('pipeline metrics', () => {
       attempt: 1,
       ageMs: 1_500,
     });
-    let v = await values(t.registry);
+    const v = await values(t.registry);
     expect(v.get('event_consumer_lag_seconds_count{outcome=ack}')).toBe(1);
     expect(v.get('event_consumer_lag_seconds_bucket{le=1,outcome=ack}')).toBe(0);
     expect(v.get('event_consumer_lag_seconds_bucket{le=2,outcome=ack}')).toBe(1);
