@@ -1,20 +1,25 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Outlet, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
+import { ConfigProvider } from 'antd';
 import { injectStyles, type BusinessInfo, type RemoteAppProps } from '@tyres/platform';
 import css from './dashboard.css';
+import { dashboardTheme, paletteCss } from './theme';
 import { useLogout } from './auth/mutations';
 import { CheckingAuth, LOGIN_PATH, RequireUser } from './auth/RequireUser';
 import type { SessionUser } from './auth/user';
 import { DashboardHeader } from './components/DashboardHeader';
 import { DashboardProvider } from './context';
 import { prefetchLandingJobs } from './api/jobs';
+import { useMutationToasts } from './api/mutation-toasts';
 import { JOBS_PAGE_SIZE } from './lib/constants';
 import { useNotify } from './hooks/useNotify';
 import { NotificationCenter } from './notifications/NotificationCenter';
 import { DashboardPage } from './pages/DashboardPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 
+// The palette's variables first: dashboard.css only refers to them.
+injectStyles('dashboard-palette', paletteCss);
 injectStyles('dashboard', css);
 
 // Whole pages that only some visits need load on demand (the login form brings react-hook-form and zod, which
@@ -60,7 +65,6 @@ function DashboardHome() {
       notify.success('Logged out', 'You have been signed out.');
       navigate(LOGIN_PATH, { replace: true });
     },
-    onError: (error) => notify.failure('Logout failed', error, 'Failed to log out. Please try again.'),
   });
   const onLogout = () => logout.mutate();
   return (
@@ -78,26 +82,29 @@ function DashboardHome() {
 export default function DashboardApp({ business, homePath }: RemoteAppProps) {
   const queryClient = useQueryClient();
   const location = useLocation();
+  useMutationToasts();
   useState(() => prefetchLandingJobs(queryClient, location, JOBS_PAGE_SIZE));
   const login = <LoginPage business={business} homePath={homePath} />;
   const staff = (
     <RequireUser>{(user) => <StaffLayout business={business} homePath={homePath} user={user} />}</RequireUser>
   );
   return (
-    <div className="dash-root">
-      <Suspense fallback={<CheckingAuth />}>
-        <Routes>
-          <Route element={staff}>
-            <Route index element={<DashboardHome />} />
-            <Route path="dashboard" element={<DashboardHome />} />
-            <Route path="dashboard/booking/new" element={<NewBookingPage />} />
-            <Route path="dashboard/invoices/new" element={<NewInvoicePage />} />
-          </Route>
-          <Route path="auth" element={login} />
-          <Route path="dashboard/login" element={login} />
-          <Route path="*" element={<NotFoundPage business={business} homePath={homePath} />} />
-        </Routes>
-      </Suspense>
-    </div>
+    <ConfigProvider theme={dashboardTheme}>
+      <div className="dash-root">
+        <Suspense fallback={<CheckingAuth />}>
+          <Routes>
+            <Route element={staff}>
+              <Route index element={<DashboardHome />} />
+              <Route path="dashboard" element={<DashboardHome />} />
+              <Route path="dashboard/booking/new" element={<NewBookingPage />} />
+              <Route path="dashboard/invoices/new" element={<NewInvoicePage />} />
+            </Route>
+            <Route path="auth" element={login} />
+            <Route path="dashboard/login" element={login} />
+            <Route path="*" element={<NotFoundPage business={business} homePath={homePath} />} />
+          </Routes>
+        </Suspense>
+      </div>
+    </ConfigProvider>
   );
 }

@@ -200,7 +200,7 @@ describe('new booking (staff)', () => {
     renderWithApp(<NewBookingPage />, { path: '/dashboard/booking/new' });
     await pickDate('Service Date', date);
     await choose('Time Slot', '2-4 PM');
-    await choose('Service Type', 'Battery Service');
+    await choose('Service Type', 'Mobile Battery Service');
     // Battery service is booked at $0 and priced on site: no estimated total (it used to say the $89.80 callout).
     expect(await screen.findByText('Quoted on site')).toBeInTheDocument();
     expect(screen.queryByText(/Estimated Total/)).not.toBeInTheDocument();

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import {
   keepPreviousData,
   useMutation,
@@ -5,11 +6,11 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { apiJson } from '@tyres/platform';
+import { ApiError, apiJson, apiPage, downloadFile, withQuery } from '@tyres/platform';
 import { INVOICE_LIST_REFRESH_MS } from '../lib/constants';
-import { downloadFile, getPage, withQuery } from './http';
 import { invalidateJobs } from './jobs';
 import { keys } from './keys';
+import { failureReported, failureToast } from './mutation-toasts';
 import type { AmountType } from '@tyres/kernel';
 import type { BusinessExpense, CustomerInvoice, CustomerInvoiceItem, PurchaseInvoice } from './types';
 
@@ -46,6 +47,11 @@ export function useSavePurchaseInvoice(jobId: string) {
             category: 'cost-of-goods-sold',
             isPaid: input.isPaid ?? false,
           }),
+    meta: failureToast<{ id?: string }>({
+      errorTitle: (input) => (input.id ? 'Update Failed' : 'Add Failed'),
+      errorFallback: (input) =>
+        input.id ? 'Failed to update purchase invoice.' : 'Failed to add purchase invoice.',
+    }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.purchaseInvoices(jobId) }),
   });
 }
@@ -59,6 +65,7 @@ export function useTogglePurchasePaid(jobId: string) {
         isPaid: !invoice.isPaid,
         paidAt: invoice.isPaid ? null : new Date().toISOString(),
       }),
+    meta: failureToast({ errorTitle: 'Update Failed', errorFallback: 'Failed to update payment status.' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.purchaseInvoices(jobId) }),
   });
 }
@@ -67,6 +74,7 @@ export function useDeletePurchaseInvoice(jobId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => apiJson<unknown>('DELETE', `/api/dashboard/purchase-invoices/${id}`),
+    meta: failureToast({ errorTitle: 'Delete Failed', errorFallback: 'Failed to delete purchase invoice.' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.purchaseInvoices(jobId) }),
   });
 }
@@ -85,7 +93,7 @@ export function useInvoicesPage(params: { search: string; status: string; page: 
   return useQuery({
     queryKey: keys.invoicesList(params),
     queryFn: () =>
-      getPage<CustomerInvoice>(
+      apiPage<CustomerInvoice>(
         withQuery('/api/dashboard/customer-invoices', {
           search: params.search.trim() || undefined,
           status: params.status !== 'all' ? params.status : undefined,
@@ -121,6 +129,12 @@ export function useGenerateInvoice() {
         'POST',
         `/api/dashboard/customer-invoices/generate/${jobId}`,
       ),
+    meta: failureToast({
+      errorTitle: 'Invoice Generation Failed',
+      errorFallback: 'Failed to generate invoice.',
+      // Not a failure: the job is invoiced already (the screen shows that invoice).
+      quietWhen: (error) => existingInvoiceMessage(error) !== undefined,
+    }),
     onSettled: () => Promise.all([invalidateInvoices(queryClient), invalidateJobs(queryClient)]),
   });
 }
@@ -144,6 +158,7 @@ export function useCreateInvoice() {
         message?: string;
         customerInvoice: { id: string; invoiceNumber?: string };
       }>('POST', '/api/dashboard/customer-invoices', input),
+    meta: failureToast({ errorTitle: 'Creation Failed', errorFallback: 'Failed to create invoice.' }),
     onSettled: () => invalidateInvoices(queryClient),
   });
 }
@@ -153,6 +168,7 @@ export function useUpdateInvoice() {
   return useMutation({
     mutationFn: (input: { id: string; fields: Partial<InvoiceFields> }) =>
       apiJson<unknown>('PATCH', `/api/dashboard/customer-invoices/${input.id}`, input.fields),
+    meta: failureToast({ errorTitle: 'Save Failed', errorFallback: 'Failed to save invoice.' }),
     onSettled: () => Promise.all([invalidateInvoices(queryClient), invalidateJobs(queryClient)]),
   });
 }
@@ -161,6 +177,7 @@ export function useDeleteInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => apiJson<unknown>('DELETE', `/api/dashboard/customer-invoices/${id}`),
+    meta: failureToast({ errorTitle: 'Delete Failed', errorFallback: 'Failed to delete invoice.' }),
     onSettled: () => Promise.all([invalidateInvoices(queryClient), invalidateJobs(queryClient)]),
   });
 }
@@ -184,12 +201,32 @@ export function addInvoiceItem(invoiceId: string | null | undefined, item: LineI
   );
 }
 
+const addItemFailure = failureToast<LineItemInput>({
+  errorTitle: 'Creation Failed',
+  errorFallback: (item) => `Failed to create line item: ${item.description}`,
+});
+
+/**
+ * Adds a line to an invoice created moments ago (the new invoice page), whose id the hook cannot know yet. Nothing
+ * to refresh: the page leaves for the invoice list or editor, which load it afresh.
+ */
+export function useAddInvoiceItem() {
+  return useMutation({
+    mutationFn: (input: LineItemInput & { invoiceId: string }) => {
+      const { invoiceId, ...item } = input;
+      return addInvoiceItem(invoiceId, item);
+    },
+    meta: addItemFailure,
+  });
+}
+
 export function useInvoiceItemMutations(invoiceId: string | null | undefined) {
   const queryClient = useQueryClient();
   const refresh = () => invalidateInvoices(queryClient);
   return {
     add: useMutation({
       mutationFn: (item: LineItemInput) => addInvoiceItem(invoiceId, item),
+      meta: addItemFailure,
       onSettled: refresh,
     }),
     update: useMutation({
@@ -199,23 +236,73 @@ export function useInvoiceItemMutations(invoiceId: string | null | undefined) {
           `/api/dashboard/customer-invoices/${invoiceId}/items/${input.itemId}`,
           input.item,
         ),
+      meta: failureToast({ errorTitle: 'Update Failed', errorFallback: 'Failed to update line item.' }),
       onSettled: refresh,
     }),
     remove: useMutation({
       mutationFn: (itemId: string) =>
         apiJson<unknown>('DELETE', `/api/dashboard/customer-invoices/${invoiceId}/items/${itemId}`),
+      meta: failureToast({ errorTitle: 'Delete Failed', errorFallback: 'Failed to delete line item.' }),
       onSettled: refresh,
     }),
   };
 }
 
-/** POST .../{id}/pdf, then the download itself. The two failures have their own toasts. */
+/** POST .../{id}/pdf: billing renders the PDF and answers where to download it. */
 export async function requestInvoicePdf(
   id: string,
 ): Promise<{ downloadUrl: string; filename: string; invoiceNumber: string }> {
   return apiJson('POST', `/api/dashboard/customer-invoices/${id}/pdf`);
 }
-export { downloadFile };
+
+/**
+ * The PDF button: billing renders the invoice, then the browser downloads it. The two steps fail with their own
+ * toasts; resolves to the file name once downloaded, undefined when a step failed (already toasted).
+ */
+export function useInvoicePdfDownload() {
+  const render = useMutation({
+    mutationFn: requestInvoicePdf,
+    meta: failureToast({
+      errorTitle: 'PDF Generation Failed',
+      errorFallback: 'Failed to generate the invoice PDF.',
+    }),
+  });
+  const download = useMutation({
+    mutationFn: (pdf: { downloadUrl: string; filename: string }) =>
+      downloadFile(pdf.downloadUrl, pdf.filename),
+    meta: failureToast({
+      errorTitle: 'Download Failed',
+      errorFallback: 'Failed to download the invoice PDF.',
+    }),
+  });
+  // One busy flag over both steps (no gap between them where the button would flicker).
+  const [isPending, setPending] = useState(false);
+  return {
+    isPending,
+    run: async (invoiceId: string): Promise<string | undefined> => {
+      setPending(true);
+      try {
+        const pdf = await render.mutateAsync(invoiceId).catch(failureReported);
+        if (!pdf) return undefined;
+        const downloaded = await download.mutateAsync(pdf).then(() => true, failureReported);
+        return downloaded ? pdf.filename : undefined;
+      } finally {
+        setPending(false);
+      }
+    },
+  };
+}
+
+/** The invoice number in billing's 409 "Job {jobNumber} already has invoice {invoiceNumber}", else null. */
+export function existingInvoiceNumber(message: string | null | undefined): string | null {
+  return /already has invoice (\S+)/i.exec(message ?? '')?.[1] ?? null;
+}
+
+/** The server's message when generating answered 409 "Job … already has invoice …", else undefined. */
+export function existingInvoiceMessage(error: unknown): string | undefined {
+  const message = error instanceof ApiError && error.status === 409 ? error.serverMessage : undefined;
+  return message && existingInvoiceNumber(message) ? message : undefined;
+}
 
 /** The invoice email action (billing: POST .../{id}/email). */
 export function useEmailInvoice() {
@@ -223,6 +310,7 @@ export function useEmailInvoice() {
   return useMutation({
     mutationFn: (id: string) =>
       apiJson<{ message?: string; to?: string }>('POST', `/api/dashboard/customer-invoices/${id}/email`, {}),
+    meta: failureToast({ errorTitle: 'Invoice Email Failed', errorFallback: 'Failed to email the invoice.' }),
     onSettled: () => invalidateInvoices(queryClient),
   });
 }
@@ -234,7 +322,7 @@ export function useExpenses(params: { category: string; paid: string }) {
     queryKey: keys.expenses(params),
     queryFn: async () =>
       (
-        await getPage<BusinessExpense>(
+        await apiPage<BusinessExpense>(
           withQuery('/api/dashboard/business-expenses', {
             category: params.category !== 'all' ? params.category : undefined,
             paid: params.paid !== 'all' ? params.paid : undefined,
@@ -269,15 +357,21 @@ export function useExpenseMutations() {
         input.id
           ? apiJson<BusinessExpense>('PATCH', `/api/dashboard/business-expenses/${input.id}`, input.values)
           : apiJson<BusinessExpense>('POST', '/api/dashboard/business-expenses', input.values),
+      meta: failureToast<{ id?: string }>({
+        errorTitle: 'Error',
+        errorFallback: (input) => (input.id ? 'Failed to update expense' : 'Failed to create expense'),
+      }),
       onSettled: refresh,
     }),
     markPaid: useMutation({
       mutationFn: (id: string) =>
         apiJson<BusinessExpense>('PATCH', `/api/dashboard/business-expenses/${id}/mark-paid`),
+      meta: failureToast({ errorTitle: 'Error', errorFallback: 'Failed to mark as paid' }),
       onSettled: refresh,
     }),
     remove: useMutation({
       mutationFn: (id: string) => apiJson<unknown>('DELETE', `/api/dashboard/business-expenses/${id}`),
+      meta: failureToast({ errorTitle: 'Error', errorFallback: 'Failed to delete expense' }),
       onSettled: refresh,
     }),
   };

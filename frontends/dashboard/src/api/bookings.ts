@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiJson } from '@tyres/platform';
-import { getJson, withQuery } from './http';
+import { ApiError, apiGet, apiJson } from '@tyres/platform';
 import { invalidateJobs, invalidateSlots } from './jobs';
+import { failureToast } from './mutation-toasts';
 import type { AddressSuggestion } from './types';
 
 /** Booking service calls used by the New Booking screen. */
@@ -30,6 +30,10 @@ export function useCreateBooking() {
   return useMutation({
     mutationFn: (body: StaffBookingRequest) =>
       apiJson<{ jobId?: string; jobNumber: string }>('POST', '/api/bookings', body),
+    meta: failureToast({
+      errorTitle: 'Booking Failed',
+      errorFallback: 'Failed to create booking. Please try again.',
+    }),
     onSuccess: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
   });
 }
@@ -44,11 +48,9 @@ export function useTyrePrice(tyreSize: string | null, brand = '') {
     queryKey: ['/api/tyre-pricing', tyreSize ?? '', preferred],
     queryFn: async () => {
       try {
-        return await getJson<{ price: string }>(
-          withQuery(`/api/tyre-pricing/${encodeURIComponent(tyreSize ?? '')}`, {
-            brand: preferred || undefined,
-          }),
-        );
+        return await apiGet<{ price: string }>(`/api/tyre-pricing/${encodeURIComponent(tyreSize ?? '')}`, {
+          query: { brand: preferred || undefined },
+        });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;
@@ -60,10 +62,5 @@ export function useTyrePrice(tyreSize: string | null, brand = '') {
 
 /** Address suggestions (booking service; 3+ characters, the first 5 shown). */
 export function fetchAddressSuggestions(q: string, signal?: AbortSignal): Promise<AddressSuggestion[]> {
-  return fetch(withQuery('/api/addresses/suggestions', { q }), { credentials: 'include', signal }).then(
-    async (res) => {
-      if (!res.ok) throw new ApiError(res.status, res.statusText, await res.text().catch(() => ''));
-      return (await res.json()) as AddressSuggestion[];
-    },
-  );
+  return apiGet<AddressSuggestion[]>('/api/addresses/suggestions', { query: { q }, signal });
 }

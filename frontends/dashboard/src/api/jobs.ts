@@ -5,9 +5,9 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { apiJson } from '@tyres/platform';
-import { getPage, withQuery } from './http';
+import { ApiError, apiJson, apiPage, withQuery } from '@tyres/platform';
 import { keys } from './keys';
+import { failureToast } from './mutation-toasts';
 import type { Job, Technician } from './types';
 
 /** Jobs service calls (spec section 7 "Dashboard jobs"). */
@@ -26,7 +26,7 @@ export function jobsPageQuery(params: JobsQuery) {
   return {
     queryKey: keys.jobsList(params),
     queryFn: () =>
-      getPage<Job>(
+      apiPage<Job>(
         withQuery('/api/dashboard/jobs-with-details', {
           status: params.status && params.status !== 'all' ? params.status : undefined,
           scheduleStatus:
@@ -107,6 +107,14 @@ export function useUpdateJobStatus() {
         status: input.status,
         ...(input.notifyCustomer !== undefined ? { notifyCustomer: input.notifyCustomer } : {}),
       }),
+    meta: failureToast<{ status: string }>({
+      errorTitle: 'Update Failed',
+      errorFallback: (input) =>
+        input.status === 'paid' ? 'Failed to update payment status.' : 'Failed to update job status.',
+      // Moving a just-invoiced job to invoiced: a 409 means the jobs service has done it already.
+      quietWhen: (error, input) =>
+        input.status === 'invoiced' && error instanceof ApiError && error.status === 409,
+    }),
     onSettled: () => invalidateJobs(queryClient),
   });
 }
@@ -118,6 +126,7 @@ export function useAssignJob() {
       apiJson<Job>('PATCH', `/api/dashboard/jobs/${input.jobId}/assign`, {
         technicianId: input.technicianId,
       }),
+    meta: failureToast({ errorTitle: 'Assignment Failed', errorFallback: 'Failed to update assignment.' }),
     onSettled: () => invalidateJobs(queryClient),
   });
 }
@@ -130,6 +139,7 @@ export function useRescheduleJob() {
         scheduledDate: input.scheduledDate,
         timeSlot: input.timeSlot,
       }),
+    meta: failureToast({ errorTitle: 'Reschedule Failed', errorFallback: 'Failed to reschedule job.' }),
     onSettled: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
   });
 }
@@ -140,6 +150,7 @@ export function useDeleteJob() {
   return useMutation({
     mutationFn: (job: { id: string; jobNumber: string }) =>
       apiJson<unknown>('DELETE', `/api/dashboard/jobs/${job.id}`),
+    meta: failureToast({ errorTitle: 'Delete Failed', errorFallback: 'Failed to delete job.' }),
     onSuccess: (_data, job) => {
       queryClient.removeQueries({ queryKey: keys.job(job.id), exact: true });
     },
@@ -165,7 +176,8 @@ export function afterStatusChangesOf(
         jobId === null || (mutation.state.variables as { id?: string } | undefined)?.id === jobId,
     }) > 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // Always a task later: the success toast is raised where mutateAsync resolves, after the mutation settles.
+  // Always a task later: the success toast is raised where mutateAsync resolves, after the mutation settles (a
+  // failure toast as it settles, from the mutation cache).
   const showSoon = () => {
     timer = setTimeout(show, 0);
   };

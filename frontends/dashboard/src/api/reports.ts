@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getJson, withQuery } from './http';
+import { apiGet } from '@tyres/platform';
 import { keys } from './keys';
 import type { EnhancedPlReport, GstReport, PayablesReport } from './types';
 
@@ -19,9 +19,9 @@ export function useReport<K extends Kind>(
   return useQuery<Shapes[K]>({
     queryKey: keys.report(kind, range),
     queryFn: () =>
-      getJson<Shapes[K]>(
-        withQuery(`/api/dashboard/reports/${kind}`, { startDate: range.startDate, endDate: range.endDate }),
-      ),
+      apiGet<Shapes[K]>(`/api/dashboard/reports/${kind}`, {
+        query: { startDate: range.startDate, endDate: range.endDate },
+      }),
     placeholderData: keepPreviousData,
     enabled,
   });

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '@tyres/platform';
-import { getJson, withQuery } from './http';
+import { apiGet, apiJson } from '@tyres/platform';
 import { invalidateSlots } from './jobs';
 import { keys } from './keys';
+import { failureToast } from './mutation-toasts';
 import type { TimeSlot } from './types';
 
 /** Booking service slot calls (spec section 7). Dates are `yyyy-MM-dd` Perth dates. */
@@ -16,7 +16,7 @@ export function useAdminSlots(date: string | null) {
 export function useAvailability(date: string | null) {
   return useQuery<TimeSlot[]>({
     queryKey: keys.availability(date ?? ''),
-    queryFn: () => getJson<TimeSlot[]>(withQuery('/api/time-slots/availability', { date })),
+    queryFn: () => apiGet<TimeSlot[]>('/api/time-slots/availability', { query: { date } }),
     enabled: Boolean(date),
   });
 }
@@ -36,11 +36,13 @@ export function useSlotMutations() {
     block: useMutation({
       mutationFn: (input: { date: string; slot: string; reason: string }) =>
         apiJson<TimeSlot>('PATCH', `${slotPath(input.date, input.slot)}/block`, { reason: input.reason }),
+      meta: failureToast({ errorTitle: 'Block Failed', errorFallback: 'Failed to block time slot.' }),
       onSettled: refresh,
     }),
     unblock: useMutation({
       mutationFn: (input: { date: string; slot: string }) =>
         apiJson<TimeSlot>('PATCH', `${slotPath(input.date, input.slot)}/unblock`, {}),
+      meta: failureToast({ errorTitle: 'Unblock Failed', errorFallback: 'Failed to unblock time slot.' }),
       onSettled: refresh,
     }),
   };

@@ -247,7 +247,4 @@ export interface AddressSuggestion {
 }
 
 /** A page of a paginated list: the items and the total the server counted (X-Total-Count). */
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
+export type { Page } from '@tyres/platform';

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiRequest } from '@tyres/platform';
 import { USER_QUERY_KEY, type SessionUser } from './user';
+import { failureToast } from '../api/mutation-toasts';
 
 export interface LoginInput {
   username: string;
@@ -33,6 +34,10 @@ export function useLogout(callbacks: Callbacks<void> = {}) {
     mutationFn: async () => {
       await apiRequest('POST', '/api/logout');
     },
+    meta: failureToast({
+      errorTitle: 'Logout failed',
+      errorFallback: 'Failed to log out. Please try again.',
+    }),
     onSuccess: () => {
       // Nothing cached for the previous user may leak into the next session.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== USER_QUERY_KEY[0] });

@@ -4,6 +4,8 @@ import { fetchAddressSuggestions } from '../api/bookings';
 import type { AddressSuggestion } from '../api/types';
 import { ADDRESS_DEBOUNCE_MS, ADDRESS_MAX_SUGGESTIONS, ADDRESS_MIN_CHARS } from '../lib/constants';
 
+const NO_SUGGESTIONS: AddressSuggestion[] = [];
+
 export const SUGGESTIONS_UNAVAILABLE = 'Address suggestions unavailable - please enter manually';
 
 /**
@@ -37,10 +39,8 @@ export function AddressAutocomplete({
       return;
     }
     const q = value.trim();
-    if (q.length < ADDRESS_MIN_CHARS) {
-      setSuggestions([]);
-      return;
-    }
+    // Too short to ask: nothing is fetched, and what was found before is not shown (see `shown` below).
+    if (q.length < ADDRESS_MIN_CHARS) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       fetchAddressSuggestions(q, controller.signal)
@@ -60,14 +60,19 @@ export function AddressAutocomplete({
     };
   }, [value]);
 
+  const shown = value.trim().length >= ADDRESS_MIN_CHARS ? suggestions : NO_SUGGESTIONS;
   const describedByIds =
     [describedBy, failed ? `${id}-hint` : undefined].filter(Boolean).join(' ') || undefined;
   return (
     <>
       <AutoComplete
         value={value}
-        options={suggestions.map((s) => ({ value: s.fullAddress, label: s.fullAddress }))}
-        onChange={(text: string) => onChange(text)}
+        options={shown.map((s) => ({ value: s.fullAddress, label: s.fullAddress }))}
+        onChange={(text: string) => {
+          // Typed below the minimum: forget the old suggestions, so they do not come back with the next letters.
+          if (text.trim().length < ADDRESS_MIN_CHARS) setSuggestions(NO_SUGGESTIONS);
+          onChange(text);
+        }}
         onSelect={(fullAddress: string) => {
           const chosen = suggestions.find((s) => s.fullAddress === fullAddress);
           if (!chosen) return;

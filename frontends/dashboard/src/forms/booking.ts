@@ -1,73 +1,99 @@
+/**
+ * The staff booking form (spec section 5 "Staff booking form"). Its rules and messages are the booking contract's
+ * (@tyres/kernel, the rules the booking service checks), applied to the form's flat fields: the form refuses what the
+ * service refuses (a 4-digit postcode, a vehicle year from 1900 to next year, a complete tyre size). Each field keeps
+ * what was typed; the request body is built from it at submit (bookingRequest).
+ */
 import { z } from 'zod';
 import {
-  MAX_TYRE_QUANTITY,
-  MIN_TYRE_QUANTITY,
-  SERVICE_TYPES,
-  STAFF_DEFAULT_TYRE_QUANTITY,
-} from '../lib/constants';
-import { isPastDate, slotDateTime } from '../lib/dates';
+  BOOKING_MESSAGES,
+  DEFAULT_TYRE_QUANTITY,
+  isPastDate,
+  isServiceType,
+  isTimeSlot,
+  maxVehicleYear,
+  notesSchema,
+  phoneSchema,
+  postcodeSchema,
+  registrationSchema,
+  requiredText,
+  staffEmailSchema,
+  staffPaymentMethodSchema,
+  takesTyres,
+  tyreBrandSchema,
+  tyreQuantitySchema,
+  tyreSizeFromParts,
+  vehicleYearInRange,
+} from '@tyres/kernel';
+import { slotDateTime } from '../lib/dates';
 
-/** Staff booking form (spec section 5 "Staff booking form"; messages as the spec and the booking service). */
-export const BOOKING_MESSAGES = {
-  date: 'Please select a date',
-  pastDate: 'Past dates are not allowed',
-  slot: 'Please select a time slot',
-  service: 'Please select a service',
-  name: 'Customer name is required',
-  phone: 'Valid phone number required',
-  email: 'Valid email address required',
-  make: 'Vehicle make is required',
-  model: 'Vehicle model is required',
-  year: 'Please enter a valid year (e.g. 2018)',
-  color: 'Vehicle color is required',
-  registration: 'Registration is required',
-  address: 'Full address is required',
-  suburb: 'Suburb is required',
-  postcode: 'Please enter a valid postcode',
-  paymentMethod: 'Please select a payment method',
-  quantity: 'Quantity must be between 1 and 4',
-} as const;
+/** The staff form's own message (the service would only call such a date invalid). */
+export const PAST_DATE = 'Past dates are not allowed';
 
-const serviceIds = SERVICE_TYPES.map((s) => s.id) as [string, ...string[]];
-const digits = (max: number) => z.string().regex(new RegExp(`^\\d{0,${max}}$`), 'Digits only');
-
-export const staffBookingSchema = z.object({
-  scheduledDate: z
-    .string()
-    .nullable()
-    .superRefine((v, ctx) => {
-      if (!v) ctx.addIssue({ code: 'custom', message: BOOKING_MESSAGES.date });
-      else if (isPastDate(v)) ctx.addIssue({ code: 'custom', message: BOOKING_MESSAGES.pastDate });
-    }),
-  timeSlot: z.string().min(1, BOOKING_MESSAGES.slot),
-  serviceType: z.string().refine((v) => serviceIds.includes(v), BOOKING_MESSAGES.service),
-  tyreWidth: digits(3),
-  tyreProfile: digits(2),
-  tyreRim: digits(2),
-  tyreQuantity: z
-    .number({ error: BOOKING_MESSAGES.quantity })
-    .int(BOOKING_MESSAGES.quantity)
-    .min(MIN_TYRE_QUANTITY, BOOKING_MESSAGES.quantity)
-    .max(MAX_TYRE_QUANTITY, BOOKING_MESSAGES.quantity),
-  tyreBrand: z.string(),
-  customerName: z.string().trim().min(2, BOOKING_MESSAGES.name),
-  customerPhone: z.string().trim().min(10, BOOKING_MESSAGES.phone),
-  customerEmail: z.string().trim().pipe(z.email(BOOKING_MESSAGES.email)),
-  vehicleMake: z.string().trim().min(1, BOOKING_MESSAGES.make),
-  vehicleModel: z.string().trim().min(1, BOOKING_MESSAGES.model),
-  vehicleYear: z
+/**
+ * A text field checked by a contract rule. The field keeps the trimmed text (not the rule's output, e.g. a number
+ * or an upper-cased registration), so the form's values keep their shape; the message is the rule's first.
+ */
+function checkedBy(rule: z.ZodType) {
+  return z
     .string()
     .trim()
-    .min(4, BOOKING_MESSAGES.year)
-    .regex(/^\d{4}$/, BOOKING_MESSAGES.year),
-  vehicleColor: z.string().trim().min(1, BOOKING_MESSAGES.color),
-  registration: z.string().trim().min(1, BOOKING_MESSAGES.registration),
-  address: z.string().trim().min(5, BOOKING_MESSAGES.address),
-  suburb: z.string().trim().min(2, BOOKING_MESSAGES.suburb),
-  postcode: z.string().trim().min(4, BOOKING_MESSAGES.postcode),
-  paymentMethod: z.enum(['onsite', 'prepaid'], { error: BOOKING_MESSAGES.paymentMethod }),
-  notes: z.string(),
-});
+    .superRefine((value, ctx) => {
+      const result = rule.safeParse(value);
+      if (!result.success) ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? '' });
+    });
+}
+
+const digits = (max: number) => z.string().regex(new RegExp(`^\\d{0,${max}}$`), 'Digits only');
+
+/** The form's schema; `maxYear` is the newest vehicle year accepted (next year on the Perth calendar). */
+export function staffBookingSchemaFor(maxYear: number) {
+  return z
+    .object({
+      scheduledDate: z
+        .string()
+        .nullable()
+        .superRefine((v, ctx) => {
+          if (!v) ctx.addIssue({ code: 'custom', message: BOOKING_MESSAGES.selectDate });
+          else if (isPastDate(v)) ctx.addIssue({ code: 'custom', message: PAST_DATE });
+        }),
+      timeSlot: z.string().superRefine((v, ctx) => {
+        if (!v) ctx.addIssue({ code: 'custom', message: BOOKING_MESSAGES.selectSlot });
+        else if (!isTimeSlot(v)) ctx.addIssue({ code: 'custom', message: BOOKING_MESSAGES.invalidSlot });
+      }),
+      // A plain boolean (not the type guard): the field stays a string while nothing is chosen.
+      serviceType: z.string().refine((v): boolean => isServiceType(v), BOOKING_MESSAGES.selectService),
+      tyreWidth: digits(3),
+      tyreProfile: digits(2),
+      tyreRim: digits(2),
+      tyreQuantity: z.number({ error: BOOKING_MESSAGES.quantity }).superRefine((value, ctx) => {
+        if (!tyreQuantitySchema.safeParse(value).success)
+          ctx.addIssue({ code: 'custom', message: BOOKING_MESSAGES.quantity });
+      }),
+      tyreBrand: checkedBy(tyreBrandSchema),
+      customerName: checkedBy(requiredText(BOOKING_MESSAGES.staffName, 2, 200)),
+      customerPhone: checkedBy(phoneSchema),
+      customerEmail: checkedBy(staffEmailSchema),
+      vehicleMake: checkedBy(requiredText(BOOKING_MESSAGES.make, 1, 100)),
+      vehicleModel: checkedBy(requiredText(BOOKING_MESSAGES.model, 1, 100)),
+      vehicleYear: checkedBy(vehicleYearInRange(maxYear)),
+      vehicleColor: checkedBy(requiredText(BOOKING_MESSAGES.color, 1, 50)),
+      registration: checkedBy(registrationSchema),
+      address: checkedBy(requiredText(BOOKING_MESSAGES.staffAddress, 5, 500)),
+      suburb: checkedBy(requiredText(BOOKING_MESSAGES.staffSuburb, 2, 100)),
+      postcode: checkedBy(postcodeSchema),
+      paymentMethod: staffPaymentMethodSchema,
+      notes: checkedBy(notesSchema),
+    })
+    .superRefine((v, ctx) => {
+      // New tyres: a size typed in part ("2/5R1") is no size; leaving all three empty asks for a quote.
+      const typed = v.tyreWidth || v.tyreProfile || v.tyreRim;
+      if (takesTyres(v.serviceType) && typed && !tyreSizeOf(v))
+        ctx.addIssue({ code: 'custom', path: ['tyreWidth'], message: BOOKING_MESSAGES.tyreSize });
+    });
+}
+
+export const staffBookingSchema = staffBookingSchemaFor(maxVehicleYear());
 export type StaffBookingValues = z.infer<typeof staffBookingSchema>;
 
 export const bookingDefaults = (): StaffBookingValues => ({
@@ -77,7 +103,7 @@ export const bookingDefaults = (): StaffBookingValues => ({
   tyreWidth: '',
   tyreProfile: '',
   tyreRim: '',
-  tyreQuantity: STAFF_DEFAULT_TYRE_QUANTITY,
+  tyreQuantity: DEFAULT_TYRE_QUANTITY.staff,
   tyreBrand: '',
   customerName: '',
   customerPhone: '',
@@ -94,18 +120,16 @@ export const bookingDefaults = (): StaffBookingValues => ({
   notes: '',
 });
 
-/** "205/55R16" when width, profile and rim are all given; otherwise no size. */
+/** "205/55R16" when width, profile and rim are all complete (3, 2 and 2 digits); otherwise no size. */
 export function tyreSizeOf(
   v: Pick<StaffBookingValues, 'tyreWidth' | 'tyreProfile' | 'tyreRim'>,
 ): string | undefined {
-  return v.tyreWidth && v.tyreProfile && v.tyreRim
-    ? `${v.tyreWidth}/${v.tyreProfile}R${v.tyreRim}`
-    : undefined;
+  return tyreSizeFromParts(v.tyreWidth, v.tyreProfile, v.tyreRim);
 }
 
 /** POST /api/bookings body of the staff form (spec section 7). Throws "Invalid time slot" for an unknown slot. */
 export function bookingRequest(v: StaffBookingValues) {
-  const tyres = v.serviceType === 'new-tyres';
+  const tyres = takesTyres(v.serviceType);
   const tyreSize = tyres ? tyreSizeOf(v) : undefined;
   return {
     customer: { name: v.customerName.trim(), email: v.customerEmail.trim(), phone: v.customerPhone.trim() },
@@ -124,7 +148,7 @@ export function bookingRequest(v: StaffBookingValues) {
       suburb: v.suburb.trim(),
       postcode: v.postcode.trim(),
       ...(tyreSize ? { tyreSize } : {}),
-      tyreQuantity: v.tyreQuantity || STAFF_DEFAULT_TYRE_QUANTITY,
+      tyreQuantity: v.tyreQuantity || DEFAULT_TYRE_QUANTITY.staff,
       ...(tyres && v.tyreBrand.trim() ? { tyreBrand: v.tyreBrand.trim() } : {}),
       ...(v.notes.trim() ? { notes: v.notes.trim() } : {}),
       paymentMethod: v.paymentMethod,

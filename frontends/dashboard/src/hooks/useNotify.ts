@@ -1,17 +1,15 @@
 import { useMemo } from 'react';
-import { errorMessage, useToast } from '@tyres/platform';
+import { useToast } from '@tyres/platform';
 
 /**
- * Toasts the dashboard's way (spec section 8): a success toast confirms each action; a failure is a destructive
- * toast with the server's message when it sent one, else the screen's fallback text.
+ * Toasts the dashboard's way (spec section 8): a success toast confirms each action. A failed mutation's toast is
+ * raised by the mutation cache (api/mutation-toasts.ts, from the mutation's meta), not here.
  */
 export function useNotify() {
   const { toast } = useToast();
   return useMemo(
     () => ({
       success: (title: string, description?: string) => toast({ title, description }),
-      failure: (title: string, error: unknown, fallback: string) =>
-        toast({ title, description: errorMessage(error, fallback), variant: 'destructive' }),
       /** A destructive toast with a fixed message (client-side validation). */
       invalid: (title: string, description: string) => toast({ title, description, variant: 'destructive' }),
     }),

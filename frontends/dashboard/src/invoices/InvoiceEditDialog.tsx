@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Form, Modal, Radio, Select, Spin } from 'antd';
 import type { AmountType } from '@tyres/kernel';
 import { useInvoice, useInvoiceItemMutations, useUpdateInvoice } from '../api/billing';
+import { failureReported } from '../api/mutation-toasts';
 import type { CustomerInvoice } from '../api/types';
 import { DateField } from '../components/DateField';
 import { QueryError } from '../components/QueryError';
@@ -20,6 +21,9 @@ import {
   type LineItemDraft,
 } from './line-items';
 import { LineItemsEditor } from './LineItemsEditor';
+
+/** A line item change that failed (the mutation cache has toasted it): the editor keeps the row as it was. */
+const failed = () => false;
 
 export const STATUS_OPTIONS = CUSTOMER_INVOICE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
 
@@ -50,13 +54,18 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
   const [dueError, setDueError] = useState<string | null>(null);
   const [amountType, setAmountType] = useState<AmountType>('exclusive');
 
-  useEffect(() => {
-    if (!invoice) return;
-    setStatus(invoice.status);
-    setDueDate(invoice.dueDate?.slice(0, 10) ?? null);
-    setDueError(null);
-    setAmountType(amountTypeOf(invoice));
-  }, [invoice]);
+  // The fields follow the stored invoice whenever it (re)loads: adjusted while rendering, as React recommends for
+  // state that follows other data, rather than in an effect that would render twice.
+  const [shown, setShown] = useState<CustomerInvoice | undefined>(undefined);
+  if (invoice !== shown) {
+    setShown(invoice);
+    if (invoice) {
+      setStatus(invoice.status);
+      setDueDate(invoice.dueDate?.slice(0, 10) ?? null);
+      setDueError(null);
+      setAmountType(amountTypeOf(invoice));
+    }
+  }
 
   const save = async () => {
     if (!invoice) return;
@@ -64,20 +73,19 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
       setDueError('Due date is required');
       return;
     }
-    try {
-      await update.mutateAsync({
+    await update
+      .mutateAsync({
         id: invoice.id,
         fields: {
           status,
           dueDate,
           ...(amountType !== amountTypeOf(invoice) ? { amountType } : {}),
         },
-      });
-      notify.success('Invoice Updated', `Invoice ${invoice.invoiceNumber} has been saved.`);
-      onClose();
-    } catch (error) {
-      notify.failure('Save Failed', error, 'Failed to save invoice.');
-    }
+      })
+      .then(() => {
+        notify.success('Invoice Updated', `Invoice ${invoice.invoiceNumber} has been saved.`);
+        onClose();
+      }, failureReported);
   };
 
   const onAdd = async (item: LineItemDraft) => {
@@ -86,14 +94,10 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
       notify.invalid('Validation Error', problem);
       return false;
     }
-    try {
-      await items.add.mutateAsync(lineItemBody(item));
+    return items.add.mutateAsync(lineItemBody(item)).then(() => {
       notify.success('Line Item Added', item.description);
       return true;
-    } catch (error) {
-      notify.failure('Creation Failed', error, `Failed to create line item: ${item.description}`);
-      return false;
-    }
+    }, failed);
   };
   const onUpdate = async (item: LineItemDraft) => {
     const problem = lineItemProblem(item);
@@ -101,25 +105,16 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
       notify.invalid('Validation Error', problem);
       return false;
     }
-    try {
-      await items.update.mutateAsync({ itemId: item.id!, item: lineItemBody(item) });
+    return items.update.mutateAsync({ itemId: item.id!, item: lineItemBody(item) }).then(() => {
       notify.success('Line Item Updated', item.description);
       return true;
-    } catch (error) {
-      notify.failure('Update Failed', error, 'Failed to update line item.');
-      return false;
-    }
+    }, failed);
   };
-  const onRemove = async (item: LineItemDraft) => {
-    try {
-      await items.remove.mutateAsync(item.id!);
+  const onRemove = (item: LineItemDraft) =>
+    items.remove.mutateAsync(item.id!).then(() => {
       notify.success('Line Item Removed', item.description);
       return true;
-    } catch (error) {
-      notify.failure('Delete Failed', error, 'Failed to delete line item.');
-      return false;
-    }
-  };
+    }, failed);
 
   return (
     <Modal

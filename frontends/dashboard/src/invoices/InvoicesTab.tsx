@@ -1,32 +1,19 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Checkbox,
-  Input,
-  Pagination,
-  Select,
-  Space,
-  Table,
-  Tag,
-  type TableColumnsType,
-} from 'antd';
+import { App, Button, Checkbox, Input, Select, Space, Tag, type TableColumnsType } from 'antd';
 import { apiJson } from '@tyres/platform';
 import {
-  downloadFile,
   invalidateInvoices,
-  requestInvoicePdf,
   useDeleteInvoice,
   useEmailInvoice,
+  useInvoicePdfDownload,
   useInvoicesPage,
 } from '../api/billing';
+import { failureReported } from '../api/mutation-toasts';
 import { invalidateJobs } from '../api/jobs';
 import type { CustomerInvoice } from '../api/types';
-import { EmptyState } from '../components/EmptyState';
-import { QueryError } from '../components/QueryError';
+import { ResponsiveList } from '../components/ResponsiveList';
 import { InvoiceStatusTag } from '../components/StatusTag';
-import { useIsMobile } from '../hooks/useIsMobile';
 import { useNotify } from '../hooks/useNotify';
 import { usePageParam, useUrlParam } from '../hooks/useUrlParam';
 import { INVOICES_PAGE_SIZE } from '../lib/constants';
@@ -86,40 +73,24 @@ function InvoiceActions({ invoice, onEdit }: { invoice: CustomerInvoice; onEdit:
   const { modal } = App.useApp();
   const email = useEmailInvoice();
   const remove = useDeleteInvoice();
-  const [downloading, setDownloading] = useState(false);
+  const pdf = useInvoicePdfDownload();
 
   const onPdf = async () => {
-    setDownloading(true);
-    try {
-      let pdf;
-      try {
-        pdf = await requestInvoicePdf(invoice.id);
-      } catch (error) {
-        notify.failure('PDF Generation Failed', error, 'Failed to generate the invoice PDF.');
-        return;
-      }
-      try {
-        await downloadFile(pdf.downloadUrl, pdf.filename);
-        notify.success('PDF Downloaded', pdf.filename);
-      } catch (error) {
-        notify.failure('Download Failed', error, 'Failed to download the invoice PDF.');
-      }
-    } finally {
-      setDownloading(false);
-    }
+    const filename = await pdf.run(invoice.id);
+    if (filename) notify.success('PDF Downloaded', filename);
   };
 
-  const onEmail = async () => {
-    try {
-      const answer = await email.mutateAsync(invoice.id);
-      notify.success(
-        'Invoice Emailed',
-        answer?.message ?? `Invoice ${invoice.invoiceNumber} has been emailed to the customer.`,
+  const onEmail = () =>
+    email
+      .mutateAsync(invoice.id)
+      .then(
+        (answer) =>
+          notify.success(
+            'Invoice Emailed',
+            answer?.message ?? `Invoice ${invoice.invoiceNumber} has been emailed to the customer.`,
+          ),
+        failureReported,
       );
-    } catch (error) {
-      notify.failure('Invoice Email Failed', error, 'Failed to email the invoice.');
-    }
-  };
 
   const onDelete = () =>
     modal.confirm({
@@ -127,14 +98,13 @@ function InvoiceActions({ invoice, onEdit }: { invoice: CustomerInvoice; onEdit:
       content: `Are you sure you want to delete invoice ${invoice.invoiceNumber}? This action cannot be undone.`,
       okText: 'Delete',
       okButtonProps: { danger: true },
-      onOk: async () => {
-        try {
-          await remove.mutateAsync(invoice.id);
-          notify.success('Invoice Deleted', `Invoice ${invoice.invoiceNumber} has been deleted.`);
-        } catch (error) {
-          notify.failure('Delete Failed', error, 'Failed to delete invoice.');
-        }
-      },
+      onOk: () =>
+        remove
+          .mutateAsync(invoice.id)
+          .then(
+            () => notify.success('Invoice Deleted', `Invoice ${invoice.invoiceNumber} has been deleted.`),
+            failureReported,
+          ),
     });
 
   return (
@@ -144,7 +114,7 @@ function InvoiceActions({ invoice, onEdit }: { invoice: CustomerInvoice; onEdit:
       </Button>
       <Button
         size="small"
-        loading={downloading}
+        loading={pdf.isPending}
         onClick={() => void onPdf()}
         aria-label={`Download PDF of invoice ${invoice.invoiceNumber}`}
       >
@@ -167,7 +137,6 @@ function InvoiceActions({ invoice, onEdit }: { invoice: CustomerInvoice; onEdit:
 
 /** Invoice management (admins): search, status filter, bulk status change, table/cards, edit, PDF, email. */
 export function InvoicesTab() {
-  const isMobile = useIsMobile();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const [search, setSearch] = useUrlParam('q');
@@ -190,14 +159,15 @@ export function InvoicesTab() {
     return () => clearTimeout(timer);
   }, [searchInput, search, setSearch]);
 
-  // A selection only covers invoices on screen.
-  useEffect(() => {
+  // A selection only covers invoices on screen: pruned when a new page arrives (adjusted while rendering, as React
+  // recommends for state that follows other data, rather than in an effect that would render twice).
+  const [selectionPage, setSelectionPage] = useState(query.data);
+  if (selectionPage !== query.data) {
+    setSelectionPage(query.data);
     const ids = new Set(invoices.map((i) => i.id));
-    setSelected((current) => {
-      const kept = current.filter((id) => ids.has(id));
-      return kept.length === current.length ? current : kept;
-    });
-  }, [invoices]);
+    const kept = selected.filter((id) => ids.has(id));
+    if (kept.length !== selected.length) setSelected(kept);
+  }
 
   const applyBulk = async () => {
     if (!bulkStatus || selected.length === 0) return;
@@ -313,103 +283,67 @@ export function InvoicesTab() {
         </div>
       )}
 
-      {query.isError ? (
-        <QueryError
-          title="Failed to fetch invoices"
-          error={query.error}
-          onRetry={() => void query.refetch()}
-        />
-      ) : isMobile ? (
-        query.isPending ? (
-          <div className="dash-loading" role="status">
-            Loading invoices...
-          </div>
-        ) : invoices.length === 0 ? (
-          <EmptyState text="No invoices found" />
-        ) : (
-          <>
-            <Checkbox
-              className="dash-select-all"
-              checked={selected.length === invoices.length}
-              indeterminate={selected.length > 0 && selected.length < invoices.length}
-              onChange={(e) => setSelected(e.target.checked ? invoices.map((i) => i.id) : [])}
-            >
-              Select all
-            </Checkbox>
-            <ul className="dash-cards">
-              {invoices.map((invoice) => (
-                <li key={invoice.id}>
-                  <article className="dash-card" aria-labelledby={`inv-${invoice.id}`}>
-                    <header className="dash-card__head">
-                      <Checkbox
-                        checked={selected.includes(invoice.id)}
-                        onChange={(e) => toggle(invoice.id, e.target.checked)}
-                        aria-label={`Select invoice ${invoice.invoiceNumber}`}
-                      />
-                      <h3 id={`inv-${invoice.id}`} className="dash-card__title">
-                        {invoice.invoiceNumber}
-                      </h3>
-                      <InvoiceStatusTag status={invoice.status} />
-                    </header>
-                    <dl className="dash-card__facts">
-                      <div>
-                        <dt>Customer</dt>
-                        <dd>{customerOf(invoice)}</dd>
-                      </div>
-                      <div>
-                        <dt>Job</dt>
-                        <dd>{jobNumberOf(invoice)}</dd>
-                      </div>
-                      <div>
-                        <dt>Due</dt>
-                        <dd>
-                          <DueBadge invoice={invoice} />
-                        </dd>
-                      </div>
-                      <div>
-                        <dt>Total</dt>
-                        <dd>
-                          <InvoiceTotal invoice={invoice} />
-                        </dd>
-                      </div>
-                    </dl>
-                    <InvoiceActions invoice={invoice} onEdit={() => setEditing(invoice.id)} />
-                  </article>
-                </li>
-              ))}
-            </ul>
-            {total > INVOICES_PAGE_SIZE && (
-              <Pagination
-                simple
-                className="dash-pagination"
-                current={page}
-                pageSize={INVOICES_PAGE_SIZE}
-                total={total}
-                onChange={setPage}
-              />
-            )}
-          </>
-        )
-      ) : (
-        <div className="dash-table-wrap">
-          <Table<CustomerInvoice>
-            rowKey="id"
-            columns={columns}
-            dataSource={invoices}
-            loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-            locale={{ emptyText: query.isPending ? ' ' : <EmptyState text="No invoices found" /> }}
-            rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
-            pagination={{
-              current: page,
-              pageSize: INVOICES_PAGE_SIZE,
-              total,
-              showSizeChanger: false,
-              hideOnSinglePage: true,
-              onChange: setPage,
-            }}
-          />
-        </div>
-      )}
+      <ResponsiveList<CustomerInvoice>
+        query={query}
+        items={invoices}
+        rowKey={(invoice) => invoice.id}
+        errorTitle="Failed to fetch invoices"
+        loadingText="Loading invoices..."
+        emptyText="No invoices found"
+        columns={columns}
+        cardsHeader={
+          <Checkbox
+            className="dash-select-all"
+            checked={selected.length === invoices.length}
+            indeterminate={selected.length > 0 && selected.length < invoices.length}
+            onChange={(e) => setSelected(e.target.checked ? invoices.map((i) => i.id) : [])}
+          >
+            Select all
+          </Checkbox>
+        }
+        renderCard={(invoice) => (
+          <li key={invoice.id}>
+            <article className="dash-card" aria-labelledby={`inv-${invoice.id}`}>
+              <header className="dash-card__head">
+                <Checkbox
+                  checked={selected.includes(invoice.id)}
+                  onChange={(e) => toggle(invoice.id, e.target.checked)}
+                  aria-label={`Select invoice ${invoice.invoiceNumber}`}
+                />
+                <h3 id={`inv-${invoice.id}`} className="dash-card__title">
+                  {invoice.invoiceNumber}
+                </h3>
+                <InvoiceStatusTag status={invoice.status} />
+              </header>
+              <dl className="dash-card__facts">
+                <div>
+                  <dt>Customer</dt>
+                  <dd>{customerOf(invoice)}</dd>
+                </div>
+                <div>
+                  <dt>Job</dt>
+                  <dd>{jobNumberOf(invoice)}</dd>
+                </div>
+                <div>
+                  <dt>Due</dt>
+                  <dd>
+                    <DueBadge invoice={invoice} />
+                  </dd>
+                </div>
+                <div>
+                  <dt>Total</dt>
+                  <dd>
+                    <InvoiceTotal invoice={invoice} />
+                  </dd>
+                </div>
+              </dl>
+              <InvoiceActions invoice={invoice} onEdit={() => setEditing(invoice.id)} />
+            </article>
+          </li>
+        )}
+        rowSelection={{ selectedRowKeys: selected, onChange: setSelected }}
+        pagination={{ page, pageSize: INVOICES_PAGE_SIZE, total, onChange: setPage }}
+      />
       <InvoiceEditDialog invoiceId={editing || null} onClose={() => setEditing(null)} />
       <SelectJobDialog open={selectJob} onClose={() => setSelectJob(false)} />
     </section>

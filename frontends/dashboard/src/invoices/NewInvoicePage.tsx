@@ -3,7 +3,8 @@ import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '@tyres/platform';
 import { Alert, Button, Card, Form, Radio, Result, Select, Spin } from 'antd';
 import type { AmountType } from '@tyres/kernel';
-import { addInvoiceItem, useCreateInvoice, useJobInvoices } from '../api/billing';
+import { useAddInvoiceItem, useCreateInvoice, useJobInvoices } from '../api/billing';
+import { failureReported } from '../api/mutation-toasts';
 import { useJob } from '../api/jobs';
 import type { Job } from '../api/types';
 import { DateField } from '../components/DateField';
@@ -93,6 +94,7 @@ export function NewInvoicePage() {
   const job = useJob(jobId || null);
   const existing = useJobInvoices(jobId || null, job.isSuccess);
   const create = useCreateInvoice();
+  const addItem = useAddInvoiceItem();
   const [items, setItems] = useState<LineItemDraft[]>([]);
   const [status, setStatus] = useState<string>(DEFAULT_INVOICE_STATUS);
   const [amountType, setAmountType] = useState<AmountType>(DEFAULT_AMOUNT_TYPE);
@@ -172,24 +174,17 @@ export function NewInvoicePage() {
     }
     setSaving(true);
     try {
-      let invoiceId: string;
-      let invoiceNumber: string | undefined;
-      try {
-        const answer = await create.mutateAsync({ jobId, status, dueDate: dueDate || null, amountType });
-        invoiceId = answer.customerInvoice.id;
-        invoiceNumber = answer.customerInvoice.invoiceNumber;
-      } catch (error) {
-        notify.failure('Creation Failed', error, 'Failed to create invoice.');
-        return;
-      }
+      const answer = await create
+        .mutateAsync({ jobId, status, dueDate: dueDate || null, amountType })
+        .catch(failureReported);
+      if (!answer) return;
+      const { id: invoiceId, invoiceNumber } = answer.customerInvoice;
       const failed: string[] = [];
       for (const item of items) {
-        try {
-          await addInvoiceItem(invoiceId, lineItemBody(item));
-        } catch (error) {
-          failed.push(item.description);
-          notify.failure('Creation Failed', error, `Failed to create line item: ${item.description}`);
-        }
+        const added = await addItem
+          .mutateAsync({ invoiceId, ...lineItemBody(item) })
+          .then(() => true, failureReported);
+        if (!added) failed.push(item.description);
       }
       if (failed.length === 0)
         notify.success(

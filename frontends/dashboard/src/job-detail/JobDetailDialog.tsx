@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Modal, Space, Spin } from 'antd';
 import { errorMessage } from '@tyres/platform';
 import { useDeleteJob, useJob } from '../api/jobs';
+import { failureReported } from '../api/mutation-toasts';
 import type { Job } from '../api/types';
 import { JobStatusTag } from '../components/StatusTag';
 import { useDashboard, useDashboardNavigation } from '../context';
@@ -127,15 +128,11 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
                 content: deleteJobMessage(job.jobNumber),
                 okText: 'Delete',
                 okButtonProps: { danger: true },
-                onOk: async () => {
-                  try {
-                    await deleteJob.mutateAsync(job);
+                onOk: () =>
+                  deleteJob.mutateAsync(job).then(() => {
                     notify.success('Job Deleted', `Job ${job.jobNumber} has been deleted.`);
                     onDeleted();
-                  } catch (error) {
-                    notify.failure('Delete Failed', error, 'Failed to delete job.');
-                  }
-                },
+                  }, failureReported),
               })
             }
           >

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Alert, Button, Space } from 'antd';
 import { AMOUNT_TYPE_LABEL } from '@tyres/kernel';
-import { downloadFile, requestInvoicePdf, useJobInvoices } from '../api/billing';
+import { existingInvoiceNumber, useInvoicePdfDownload, useJobInvoices } from '../api/billing';
 import type { CustomerInvoice, Job } from '../api/types';
 import { InvoiceStatusTag } from '../components/StatusTag';
 import { useDashboard, useDashboardNavigation } from '../context';
@@ -10,11 +10,6 @@ import { INVOICEABLE_STATUSES } from '../lib/constants';
 import { formatShortDate } from '../lib/dates';
 import { formatMoney } from '../lib/money';
 import { amountTypeOf } from '../invoices/line-items';
-
-/** "Job JOB-000123 already has invoice INV-000045" (billing's 409 on Generate): the invoice number in it. */
-export function existingInvoiceNumber(message: string | null | undefined): string | null {
-  return /already has invoice (\S+)/i.exec(message ?? '')?.[1] ?? null;
-}
 
 /** What an invoice says about its GST: "Includes GST $11.80" or "GST $12.98". */
 export function gstLine(invoice: Pick<CustomerInvoice, 'amountType' | 'gstAmount'>): string {
@@ -25,7 +20,7 @@ function InvoiceRow({ invoice, highlighted }: { invoice: CustomerInvoice; highli
   const { isAdmin } = useDashboard();
   const nav = useDashboardNavigation();
   const notify = useNotify();
-  const [downloading, setDownloading] = useState(false);
+  const pdf = useInvoicePdfDownload();
   const ref = useRef<HTMLLIElement>(null);
 
   // The invoice Generate pointed to: brought into view and focused, so it is what the staff member sees next.
@@ -36,24 +31,8 @@ function InvoiceRow({ invoice, highlighted }: { invoice: CustomerInvoice; highli
   }, [highlighted]);
 
   const onPdf = async () => {
-    setDownloading(true);
-    try {
-      let pdf;
-      try {
-        pdf = await requestInvoicePdf(invoice.id);
-      } catch (error) {
-        notify.failure('PDF Generation Failed', error, 'Failed to generate the invoice PDF.');
-        return;
-      }
-      try {
-        await downloadFile(pdf.downloadUrl, pdf.filename);
-        notify.success('PDF Downloaded', pdf.filename);
-      } catch (error) {
-        notify.failure('Download Failed', error, 'Failed to download the invoice PDF.');
-      }
-    } finally {
-      setDownloading(false);
-    }
+    const filename = await pdf.run(invoice.id);
+    if (filename) notify.success('PDF Downloaded', filename);
   };
 
   return (
@@ -77,7 +56,7 @@ function InvoiceRow({ invoice, highlighted }: { invoice: CustomerInvoice; highli
         <InvoiceStatusTag status={invoice.status} />
         <Button
           size="small"
-          loading={downloading}
+          loading={pdf.isPending}
           onClick={() => void onPdf()}
           aria-label={`Download PDF of invoice ${invoice.invoiceNumber}`}
         >

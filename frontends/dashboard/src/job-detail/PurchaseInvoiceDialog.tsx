@@ -3,6 +3,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, Form, Input, Modal } from 'antd';
 import { useSavePurchaseInvoice } from '../api/billing';
+import { failureReported } from '../api/mutation-toasts';
 import type { PurchaseInvoice } from '../api/types';
 import { DateField } from '../components/DateField';
 import { Field } from '../components/Field';
@@ -71,17 +72,13 @@ export function PurchaseInvoiceDialog({
       gstAmount: moneyString(gstPreview(totalAmount, values.gstFree)?.gst ?? 0n),
       gstFree: values.gstFree,
     };
-    try {
-      await save.mutateAsync({ id: invoice?.id, values: payload });
+    await save.mutateAsync({ id: invoice?.id, values: payload }).then(() => {
       notify.success(
         invoice ? 'Purchase Invoice Updated' : 'Purchase Invoice Added',
         `Invoice ${payload.invoiceNumber} from ${payload.supplierName} (${formatMoney(totalAmount)}).`,
       );
       onClose();
-    } catch (error) {
-      if (invoice) notify.failure('Update Failed', error, 'Failed to update purchase invoice.');
-      else notify.failure('Add Failed', error, 'Failed to add purchase invoice.');
-    }
+    }, failureReported);
   });
 
   return (

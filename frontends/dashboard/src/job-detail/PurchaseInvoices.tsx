@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { App, Button, Space, Tag } from 'antd';
 import { useDeletePurchaseInvoice, usePurchaseInvoices, useTogglePurchasePaid } from '../api/billing';
+import { failureReported } from '../api/mutation-toasts';
 import type { Job, PurchaseInvoice } from '../api/types';
 import { QueryError } from '../components/QueryError';
 import { useNotify } from '../hooks/useNotify';
@@ -37,17 +38,17 @@ export function PurchaseInvoices({ job }: { job: Job }) {
   const invoices = query.data ?? [];
   const { value, costs, profit, margin } = jobProfit(job.customerValue, invoices);
 
-  const onToggle = async (invoice: PurchaseInvoice) => {
-    try {
-      await togglePaid.mutateAsync(invoice);
-      notify.success(
-        invoice.isPaid ? 'Marked as Unpaid' : 'Marked as Paid',
-        `Purchase invoice ${invoice.invoiceNumber} is now ${invoice.isPaid ? 'unpaid' : 'paid'}.`,
+  const onToggle = (invoice: PurchaseInvoice) =>
+    togglePaid
+      .mutateAsync(invoice)
+      .then(
+        () =>
+          notify.success(
+            invoice.isPaid ? 'Marked as Unpaid' : 'Marked as Paid',
+            `Purchase invoice ${invoice.invoiceNumber} is now ${invoice.isPaid ? 'unpaid' : 'paid'}.`,
+          ),
+        failureReported,
       );
-    } catch (error) {
-      notify.failure('Update Failed', error, 'Failed to update payment status.');
-    }
-  };
 
   const onDelete = (invoice: PurchaseInvoice) =>
     modal.confirm({
@@ -55,14 +56,17 @@ export function PurchaseInvoices({ job }: { job: Job }) {
       content: 'This purchase invoice will be removed from the job. This action cannot be undone.',
       okText: 'Delete',
       okButtonProps: { danger: true },
-      onOk: async () => {
-        try {
-          await remove.mutateAsync(invoice.id);
-          notify.success('Purchase Invoice Deleted', `Invoice ${invoice.invoiceNumber} has been deleted.`);
-        } catch (error) {
-          notify.failure('Delete Failed', error, 'Failed to delete purchase invoice.');
-        }
-      },
+      onOk: () =>
+        remove
+          .mutateAsync(invoice.id)
+          .then(
+            () =>
+              notify.success(
+                'Purchase Invoice Deleted',
+                `Invoice ${invoice.invoiceNumber} has been deleted.`,
+              ),
+            failureReported,
+          ),
     });
 
   return (

@@ -3,6 +3,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Form, Modal, Select } from 'antd';
 import { useRescheduleJob } from '../api/jobs';
+import { failureReported } from '../api/mutation-toasts';
 import { useFreeSlots } from '../api/slots';
 import type { Job } from '../api/types';
 import { DateField } from '../components/DateField';
@@ -38,16 +39,13 @@ export function RescheduleDialog({ job, open, onClose }: { job: Job; open: boole
   const onSubmit = handleSubmit(async (values) => {
     const scheduledDate = values.scheduledDate!;
     const timeSlot = values.timeSlot!;
-    try {
-      await reschedule.mutateAsync({ id: job.id, scheduledDate, timeSlot });
+    await reschedule.mutateAsync({ id: job.id, scheduledDate, timeSlot }).then(() => {
       notify.success(
         'Job Rescheduled',
         `Job ${job.jobNumber} moved to ${formatDate(scheduledDate)}, ${timeSlot}.`,
       );
       onClose();
-    } catch (error) {
-      notify.failure('Reschedule Failed', error, 'Failed to reschedule job.');
-    }
+    }, failureReported);
   });
 
   const noFreeSlots = Boolean(date) && slots.isSuccess && slots.data.length === 0;

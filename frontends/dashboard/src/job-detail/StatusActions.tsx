@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Modal } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiJson } from '@tyres/platform';
-import { invalidateInvoices, useGenerateInvoice } from '../api/billing';
+import { existingInvoiceMessage, invalidateInvoices, useGenerateInvoice } from '../api/billing';
 import { invalidateJobs, useUpdateJobStatus } from '../api/jobs';
 import type { Job } from '../api/types';
 import { useNotify } from '../hooks/useNotify';
 import { enRouteEta } from '../lib/dates';
 import { dialable } from '../lib/format';
-import { existingInvoiceNumber } from './JobInvoices';
 import { enRouteSmsText, statusAction } from './progress';
 
 /**
@@ -17,6 +16,9 @@ import { enRouteSmsText, statusAction } from './progress';
  */
 export const smsPendingNote = (eta: string) => ` Sending the customer an SMS with ETA ${eta}…`;
 export const SMS_REFUSED_NOTE = ' The customer SMS could not be sent to this phone number.';
+
+/** A status change that failed (the mutation cache has toasted it). */
+const failed = () => false;
 
 /** Polls the job until its status is no longer `from` (true), or gives up after `timeoutMs` (false). */
 async function movedOnFrom(jobId: string, from: string, timeoutMs = 8000): Promise<boolean> {
@@ -55,14 +57,9 @@ export function StatusActions({
   const [eta, setEta] = useState(() => enRouteEta());
   const action = statusAction(job.status);
 
-  const changeStatus = async (
-    to: string,
-    success: [string, string],
-    failure: string,
-    notifyCustomer?: boolean,
-  ) => {
-    try {
-      const result = await updateStatus.mutateAsync({ id: job.id, status: to, notifyCustomer });
+  // A failure is toasted by the mutation cache ("Update Failed"); the Start Work modal then stays open.
+  const changeStatus = (to: string, success: [string, string], notifyCustomer?: boolean) =>
+    updateStatus.mutateAsync({ id: job.id, status: to, notifyCustomer }).then((result) => {
       const smsNote = notifyCustomer
         ? result?.smsRequested === false
           ? SMS_REFUSED_NOTE
@@ -70,11 +67,7 @@ export function StatusActions({
         : '';
       notify.success(success[0], success[1] + smsNote);
       return true;
-    } catch (error) {
-      notify.failure('Update Failed', error, failure);
-      return false;
-    }
-  };
+    }, failed);
 
   const onGenerate = async () => {
     let invoiceNumber: string | undefined;
@@ -82,28 +75,25 @@ export function StatusActions({
       const answer = await generate.mutateAsync(job.id);
       invoiceNumber = answer?.customerInvoice?.invoiceNumber;
     } catch (error) {
-      const message = error instanceof ApiError && error.status === 409 ? error.serverMessage : undefined;
-      if (message && existingInvoiceNumber(message)) {
+      // Other failures are toasted by the mutation cache ("Invoice Generation Failed").
+      const message = existingInvoiceMessage(error);
+      if (message) {
         // Not a failure: the job is invoiced already (e.g. a prepaid booking's paid invoice). Show that one.
         notify.success('Invoice Already Exists', message);
         await invalidateInvoices(queryClient);
         onInvoiceExists?.({ message });
-        return;
       }
-      notify.failure('Invoice Generation Failed', error, 'Failed to generate invoice.');
       return;
     }
     // The job then moves to invoiced: the jobs service does that itself when billing announces the invoice. Wait
     // for it briefly; only if it has not happened does the dashboard move the job (a 409 then means it just did).
     if (!(await movedOnFrom(job.id, 'completed'))) {
-      try {
-        await updateStatus.mutateAsync({ id: job.id, status: 'invoiced' });
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 409)) {
-          notify.failure('Update Failed', error, 'Failed to update job status.');
-          return;
-        }
-      }
+      const moved = await updateStatus.mutateAsync({ id: job.id, status: 'invoiced' }).then(
+        () => true,
+        // A 409 (the jobs service just did it) is quiet and fine; anything else was toasted: stop there.
+        (error: unknown) => error instanceof ApiError && error.status === 409,
+      );
+      if (!moved) return;
     }
     await invalidateJobs(queryClient);
     notify.success(
@@ -144,7 +134,6 @@ export function StatusActions({
                 await changeStatus(
                   action.to,
                   ['Work Started', `Job ${job.jobNumber} is now in progress.`],
-                  'Failed to update job status.',
                   sendSms,
                 )
               )
@@ -181,11 +170,7 @@ export function StatusActions({
           block
           loading={busy}
           onClick={() =>
-            void changeStatus(
-              action.to,
-              ['Work Completed', `Job ${job.jobNumber} is completed.`],
-              'Failed to update job status.',
-            )
+            void changeStatus(action.to, ['Work Completed', `Job ${job.jobNumber} is completed.`])
           }
         >
           {action.label}
@@ -205,11 +190,7 @@ export function StatusActions({
           block
           loading={busy}
           onClick={() =>
-            void changeStatus(
-              action.to,
-              ['Payment Recorded', `Job ${job.jobNumber} is marked as paid.`],
-              'Failed to update payment status.',
-            )
+            void changeStatus(action.to, ['Payment Recorded', `Job ${job.jobNumber} is marked as paid.`])
           }
         >
           {action.label}

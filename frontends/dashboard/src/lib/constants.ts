@@ -3,8 +3,6 @@
  * check them against the spec line by line.
  */
 
-export const BUSINESS_TIME_ZONE = 'Australia/Perth';
-
 // --- prices, GST included (2-decimal strings; arithmetic in cents, see ./money) ------------------------------
 export const CALLOUT_FEE = '89.80';
 export const PUNCTURE_REPAIR_FEE = '40.00';
@@ -14,34 +12,8 @@ export const BALANCING_FEE_PER_TYRE = '15.00';
 /** Battery service is quoted on site: booked at 0. */
 export const BATTERY_SERVICE_FEE = '0.00';
 
-// --- time slots (spec section 7) --------------------------------------------------------------------------
-export const TIME_SLOTS = [
-  { slot: '8-10 AM', start: '08:00' },
-  { slot: '10-12 AM', start: '10:00' },
-  { slot: '12-2 PM', start: '12:00' },
-  { slot: '2-4 PM', start: '14:00' },
-] as const;
-export type TimeSlotLabel = (typeof TIME_SLOTS)[number]['slot'];
-
-// --- services and payment ---------------------------------------------------------------------------------
-export const SERVICE_TYPES = [
-  { id: 'new-tyres', label: 'New Tyres' },
-  { id: 'puncture-repair', label: 'Puncture Repair' },
-  { id: 'battery-service', label: 'Battery Service' },
-  { id: 'emergency-callout', label: 'Emergency Callout' },
-] as const;
-export type ServiceType = (typeof SERVICE_TYPES)[number]['id'];
-
-export const PAYMENT_METHODS = [
-  { value: 'onsite', label: 'Cash on Delivery' },
-  { value: 'prepaid', label: 'Prepaid Online' },
-] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number]['value'];
-
-/** Tyre quantity 1-4; the staff form defaults to 4. */
-export const MIN_TYRE_QUANTITY = 1;
-export const MAX_TYRE_QUANTITY = 4;
-export const STAFF_DEFAULT_TYRE_QUANTITY = 4;
+// The calendar (time slots, Perth dates), the services, payment methods and tyre quantities are the kernel's
+// (@tyres/kernel: the booking contract and calendar the booking service uses).
 
 // --- jobs -------------------------------------------------------------------------------------------------
 export const JOB_STATUSES = ['new', 'in-progress', 'completed', 'invoiced', 'paid'] as const;

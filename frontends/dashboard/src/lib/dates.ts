@@ -1,22 +1,26 @@
-import { BUSINESS_TIME_ZONE, EN_ROUTE_ETA_MINUTES, TIME_SLOTS } from './constants';
+import {
+  BOOKING_MESSAGES,
+  BUSINESS_TIME_ZONE,
+  addDays,
+  daysBetween,
+  isCalendarDate,
+  isTimeSlot,
+  perthClock12,
+  perthToday,
+  SLOT_START,
+  slotStartIso,
+  toBusinessDate,
+} from '@tyres/kernel';
+import { EN_ROUTE_ETA_MINUTES } from './constants';
 
 /**
- * Dates. Calendar dates travel as `yyyy-MM-dd` strings and are Perth dates (the business time zone, no daylight
- * saving); instants travel as ISO strings and are shown in Perth time whatever the device's zone.
- *
- * Built on the browser's own Intl time zone data rather than a date library: these few helpers are all the
- * dashboard needs, and they keep the jobs tab's script small (see README, "Script budget").
+ * Dates as the dashboard shows them. Calendar dates travel as `yyyy-MM-dd` strings and are Perth dates; instants
+ * travel as ISO strings and are shown in Perth time whatever the device's zone. The calendar itself (today in Perth,
+ * date arithmetic, slots) is the kernel's; what is here only names it the dashboard's way and formats for display.
  */
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
+export { isPastDate, perthToday } from '@tyres/kernel';
 
-const perthParts = new Intl.DateTimeFormat('en-CA', {
-  timeZone: BUSINESS_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
 const longDate = new Intl.DateTimeFormat('en-AU', {
   weekday: 'short',
   day: 'numeric',
@@ -43,24 +47,10 @@ const perthShortDate = new Intl.DateTimeFormat('en-AU', {
   year: 'numeric',
   timeZone: BUSINESS_TIME_ZONE,
 });
-const perthTime = new Intl.DateTimeFormat('en-AU', {
-  hour: 'numeric',
-  minute: '2-digit',
-  hour12: true,
-  timeZone: BUSINESS_TIME_ZONE,
-});
 
-/** A `yyyy-MM-dd` string as the UTC midnight of that calendar day (for arithmetic and formatting only). */
+/** A `yyyy-MM-dd` string as the UTC midnight of that calendar day (for formatting only). */
 function dayValue(date: string): number | null {
-  const m = DATE_RE.exec(date);
-  if (!m) return null;
-  const value = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  const check = new Date(value);
-  return check.getUTCDate() === Number(m[3]) && check.getUTCMonth() === Number(m[2]) - 1 ? value : null;
-}
-
-function fromDayValue(value: number): string {
-  return new Date(value).toISOString().slice(0, 10);
+  return isCalendarDate(date) ? Date.parse(`${date}T00:00:00Z`) : null;
 }
 
 function instant(value: string): Date | null {
@@ -76,32 +66,18 @@ const tidy = (s: string) =>
     .replace(/\b(Sep|Jun|Jul)[a-z]+\b/, '$1');
 
 export function isDateString(value: unknown): value is string {
-  return typeof value === 'string' && dayValue(value) !== null;
-}
-
-/** Today's date in Perth. */
-export function perthToday(now: Date = new Date()): string {
-  return perthParts.format(now);
+  return isCalendarDate(value);
 }
 
 /** A calendar date plus n days. */
 export function addDaysToDate(date: string, days: number): string {
-  const value = dayValue(date);
-  if (value === null) throw new Error(`Invalid date: ${date}`);
-  return fromDayValue(value + days * DAY_MS);
+  if (!isCalendarDate(date)) throw new Error(`Invalid date: ${date}`);
+  return addDays(date, days);
 }
 
-/** Whole days from Perth today to a date (negative when past). */
+/** Whole days from Perth today to a date (negative when past; NaN for what is no date). */
 export function daysFromToday(date: string, now: Date = new Date()): number {
-  const target = dayValue(date);
-  const today = dayValue(perthToday(now));
-  if (target === null || today === null) return Number.NaN;
-  return Math.round((target - today) / DAY_MS);
-}
-
-/** True when a calendar date is before Perth today. */
-export function isPastDate(date: string, now: Date = new Date()): boolean {
-  return date < perthToday(now);
+  return isCalendarDate(date) ? daysBetween(perthToday(now), date) : Number.NaN;
 }
 
 /** "Wed 25 Nov 2026" for a calendar date (or an ISO date-time, read as its Perth date). */
@@ -124,10 +100,7 @@ export function formatShortDate(value: string | null | undefined): string {
 
 /** "9:05 am" in Perth time. */
 function clock(at: Date): string {
-  return perthTime
-    .format(at)
-    .replace(/\u202f|\s/g, ' ')
-    .replace(/\b(AM|PM)\b/i, (m) => m.toLowerCase());
+  return perthClock12(at).toLowerCase();
 }
 
 /** "25 Nov 2026, 9:05 am" in Perth time, for timestamps such as completedAt. */
@@ -139,27 +112,23 @@ export function formatTimestamp(value: string | null | undefined): string {
 
 /** The calendar date part of a `yyyy-MM-dd` or ISO date-time value (as a Perth date). */
 export function toDateOnly(value: string | null | undefined): string | null {
-  if (!value) return null;
-  if (dayValue(value) !== null) return value;
-  const at = instant(value);
-  return at ? perthToday(at) : null;
+  return toBusinessDate(value) ?? null;
 }
 
 /** Start time of a slot label ("8-10 AM" -> "08:00"); throws "Invalid time slot" for anything else. */
 export function slotStartTime(slot: string): string {
-  const found = TIME_SLOTS.find((s) => s.slot === slot);
-  if (!found) throw new Error('Invalid time slot');
-  return found.start;
+  if (!isTimeSlot(slot)) throw new Error(BOOKING_MESSAGES.invalidSlot);
+  return SLOT_START[slot];
 }
 
 /**
  * The staff booking form's scheduledDate: a date-time built from the chosen date and the slot's start, in Perth
- * time ("2026-11-25T08:00:00+08:00"; Perth has no daylight saving).
+ * time ("2026-11-25T08:00:00+08:00").
  */
 export function slotDateTime(date: string, slot: string): string {
-  const start = slotStartTime(slot);
-  if (!isDateString(date)) throw new Error('Invalid date or time slot selected');
-  return `${date}T${start}:00+08:00`;
+  if (!isTimeSlot(slot)) throw new Error(BOOKING_MESSAGES.invalidSlot);
+  if (!isCalendarDate(date)) throw new Error(BOOKING_MESSAGES.invalidDateOrSlot);
+  return slotStartIso(date, slot);
 }
 
 /** "9:35 am": the ETA the en-route SMS gives, 30 minutes from now in Perth time. */

@@ -1,13 +1,13 @@
-import { SERVICE_TYPES } from './constants';
+import { serviceLabel as serviceName } from '@tyres/kernel';
 
 /** Service types travel hyphenated ("new-tyres") and are shown with a space ("new tyres"). */
 export function serviceLabel(serviceType: string | null | undefined): string {
   return (serviceType ?? '').replace(/-/g, ' ');
 }
 
-/** The booking form's option label ("New Tyres"). */
+/** A service's name as customers and staff read it ("New Tyres", "Mobile Battery Service"): the contract's label. */
 export function serviceOptionLabel(serviceType: string): string {
-  return SERVICE_TYPES.find((s) => s.id === serviceType)?.label ?? serviceLabel(serviceType);
+  return serviceName(serviceType);
 }
 
 /** Cuts text at `max` characters with an ellipsis (addresses in lists: 30 on phones, 20 in tables). */

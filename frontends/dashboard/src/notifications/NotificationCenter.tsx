@@ -11,12 +11,12 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { Button } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
+import { toast as showToast } from '@tyres/platform';
 import { afterStatusChangesOf, invalidateJobs, invalidateSlots } from '../api/jobs';
 import { useDashboard } from '../context';
 import { NOTIFICATION_AUTO_DISMISS_MS, NOTIFICATIONS_VISIBLE } from '../lib/constants';
 import { formatShortDate } from '../lib/dates';
 import { serviceLabel } from '../lib/format';
-import { useNotify } from '../hooks/useNotify';
 import {
   NotificationConnection,
   notificationsUrl,
@@ -139,10 +139,6 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
   const [expanded, setExpanded] = useState(false);
   const [status, setStatus] = useState<ConnectionStatus>('connecting');
   const connection = useRef<NotificationConnection | null>(null);
-  const notify = useNotify();
-  // The connection lives as long as the page: it reads the current toast function through a ref.
-  const notifyRef = useRef(notify);
-  notifyRef.current = notify;
 
   useEffect(() => {
     const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -172,8 +168,11 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
         // Shown after the status change that asked for the SMS has raised its own toast (see afterStatusChangesOf).
         const cancel = afterStatusChangesOf(queryClient, delivery.jobId, () => {
           cancels.delete(cancel);
-          if (toast.failed) notifyRef.current.invalid(toast.title, toast.description);
-          else notifyRef.current.success(toast.title, toast.description);
+          showToast({
+            title: toast.title,
+            description: toast.description,
+            variant: toast.failed ? 'destructive' : 'default',
+          });
         });
         cancels.add(cancel);
       },
@@ -196,9 +195,8 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
     return () => clearTimeout(timer);
   }, [firstId]);
 
-  useEffect(() => {
-    if (items.length <= NOTIFICATIONS_VISIBLE) setExpanded(false);
-  }, [items.length]);
+  // "Show all" folds away once the list is short again (adjusted while rendering rather than in an effect).
+  if (expanded && items.length <= NOTIFICATIONS_VISIBLE) setExpanded(false);
 
   const visible = expanded ? items : items.slice(0, NOTIFICATIONS_VISIBLE);
   const hidden = items.length - visible.length;

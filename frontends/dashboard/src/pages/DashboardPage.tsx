@@ -1,9 +1,11 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Spin, Tabs } from 'antd';
+import { ConfigProvider, Spin, Tabs } from 'antd';
 import { ComingSoon } from '../components/ComingSoon';
 import { SettingsTab } from '../components/SettingsTab';
+import { TabErrorBoundary } from '../components/TabErrorBoundary';
 import { useDashboard } from '../context';
+import { tabBarTheme } from '../theme';
 import { useUrlParam } from '../hooks/useUrlParam';
 import { JobsTab } from '../tabs/JobsTab';
 import { DEFAULT_TAB, tabsFor } from './tabs';
@@ -91,16 +93,20 @@ export function DashboardPage({ onLogout, loggingOut }: { onLogout: () => void; 
       <title>{`${activeTab?.label ?? 'Dashboard'} | ${business.name}`}</title>
       <nav className="dash-tabs" aria-label="Dashboard sections">
         <div className="dash-container">
-          <Tabs
-            activeKey={activeTab?.key ?? ''}
-            onChange={selectTab}
-            items={tabs.map((tab) => ({ key: tab.key, label: tab.label }))}
-            tabBarStyle={{ margin: 0 }}
-          />
+          <ConfigProvider theme={tabBarTheme}>
+            <Tabs
+              activeKey={activeTab?.key ?? ''}
+              onChange={selectTab}
+              items={tabs.map((tab) => ({ key: tab.key, label: tab.label }))}
+              tabBarStyle={{ margin: 0 }}
+            />
+          </ConfigProvider>
         </div>
       </nav>
       <main className="dash-container dash-body" id="dash-main">
-        <Suspense fallback={<TabLoading />}>{body}</Suspense>
+        <TabErrorBoundary key={activeTab?.key ?? ''} label={activeTab?.label ?? 'This section'}>
+          <Suspense fallback={<TabLoading />}>{body}</Suspense>
+        </TabErrorBoundary>
       </main>
       {jobId && (
         <Suspense fallback={null}>

@@ -23,18 +23,19 @@ import { useNotify } from '../hooks/useNotify';
 import {
   MAX_TYRE_QUANTITY,
   MIN_TYRE_QUANTITY,
+  PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS,
-  SERVICE_TYPES,
+  SERVICE_OPTIONS as SERVICES,
   TIME_SLOTS,
-} from '../lib/constants';
+} from '@tyres/kernel';
 import { estimateTotal } from '../lib/estimate';
 import { cents, formatMoney } from '../lib/money';
 
 /** The tyre price follows the preferred brand once typing pauses this long. */
 const BRAND_PRICE_DEBOUNCE_MS = 400;
 
-const SERVICE_OPTIONS = SERVICE_TYPES.map((s) => ({ value: s.id, label: s.label }));
-const PAYMENT_OPTIONS = PAYMENT_METHODS.map((p) => ({ value: p.value, label: p.label }));
+const SERVICE_OPTIONS = SERVICES.map((s) => ({ value: s.id, label: s.label }));
+const PAYMENT_OPTIONS = PAYMENT_METHODS.map((value) => ({ value, label: PAYMENT_METHOD_LABELS[value] }));
 
 /** Digits only, at most `max` of them (tyre width 3, profile 2, rim 2). */
 export const digitsOnly = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
@@ -119,17 +120,19 @@ export function NewBookingPage() {
       notify.invalid('Booking Failed', error instanceof Error ? error.message : 'Invalid time slot');
       return;
     }
-    try {
-      const answer = await create.mutateAsync(body);
-      notify.success('Booking Created', `Booking ${answer.jobNumber} has been created.`);
-      nav.home('jobs');
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        setValue('timeSlot', '', { shouldValidate: false });
-        void invalidateSlots(queryClient);
-      }
-      notify.failure('Booking Failed', error, 'Failed to create booking. Please try again.');
-    }
+    await create.mutateAsync(body).then(
+      (answer) => {
+        notify.success('Booking Created', `Booking ${answer.jobNumber} has been created.`);
+        nav.home('jobs');
+      },
+      (error: unknown) => {
+        // Toasted by the mutation cache ("Booking Failed"); a slot taken meanwhile is cleared for a new choice.
+        if (error instanceof ApiError && error.status === 409) {
+          setValue('timeSlot', '', { shouldValidate: false });
+          void invalidateSlots(queryClient);
+        }
+      },
+    );
   });
 
   const text = (

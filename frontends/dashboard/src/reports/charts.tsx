@@ -14,6 +14,7 @@ import {
 } from 'recharts';
 import { categoryLabel } from '../lib/format';
 import { formatMoney } from '../lib/money';
+import { palette } from '../theme';
 
 /**
  * Charts for the reports tab (recharts, loaded only with this tab). Every chart has a text summary as its
@@ -21,10 +22,10 @@ import { formatMoney } from '../lib/money';
  */
 
 export const PALETTE = [
-  '#1d4ed8',
-  '#16a34a',
-  '#f59e0b',
-  '#dc2626',
+  palette.primary,
+  palette.success,
+  palette.warning,
+  palette.danger,
   '#7c3aed',
   '#0891b2',
   '#db2777',

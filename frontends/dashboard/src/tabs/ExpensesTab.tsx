@@ -3,11 +3,11 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { App, Button, Checkbox, Form, Input, Modal, Select, Space, Tag } from 'antd';
 import { useExpenseMutations, useExpenses, type ExpenseInput } from '../api/billing';
+import { failureReported } from '../api/mutation-toasts';
 import type { BusinessExpense } from '../api/types';
 import { DateField } from '../components/DateField';
-import { EmptyState } from '../components/EmptyState';
+import { ResponsiveList } from '../components/ResponsiveList';
 import { Field } from '../components/Field';
-import { QueryError } from '../components/QueryError';
 import { expenseSchema, type ExpenseValues } from '../forms/expense';
 import { gstPreview, normaliseMoneyInput } from '../forms/money-field';
 import { useNotify } from '../hooks/useNotify';
@@ -102,16 +102,13 @@ export function ExpenseDialog({
 
   const onSubmit = handleSubmit(async (values) => {
     const payload = expensePayload(values);
-    try {
-      await save.mutateAsync({ id: expense?.id, values: payload });
+    await save.mutateAsync({ id: expense?.id, values: payload }).then(() => {
       notify.success(
         expense ? 'Expense Updated' : 'Expense Added',
         `${payload.supplierName}: ${formatMoney(payload.amount)}.`,
       );
       onClose();
-    } catch (error) {
-      notify.failure('Error', error, expense ? 'Failed to update expense' : 'Failed to create expense');
-    }
+    }, failureReported);
   });
 
   const text = (
@@ -253,28 +250,31 @@ function ExpenseCard({ expense, onEdit }: { expense: BusinessExpense; onEdit: ()
   const notify = useNotify();
   const { modal } = App.useApp();
   const { markPaid, remove } = useExpenseMutations();
-  const onMarkPaid = async () => {
-    try {
-      await markPaid.mutateAsync(expense.id);
-      notify.success('Expense Marked as Paid', `${expense.supplierName}: ${formatMoney(expense.amount)}.`);
-    } catch (error) {
-      notify.failure('Error', error, 'Failed to mark as paid');
-    }
-  };
+  const onMarkPaid = () =>
+    markPaid
+      .mutateAsync(expense.id)
+      .then(
+        () =>
+          notify.success(
+            'Expense Marked as Paid',
+            `${expense.supplierName}: ${formatMoney(expense.amount)}.`,
+          ),
+        failureReported,
+      );
   const onDelete = () =>
     modal.confirm({
       title: 'Delete expense?',
       content: `Are you sure you want to delete the expense from ${expense.supplierName} (${formatMoney(expense.amount)})? This action cannot be undone.`,
       okText: 'Delete',
       okButtonProps: { danger: true },
-      onOk: async () => {
-        try {
-          await remove.mutateAsync(expense.id);
-          notify.success('Expense Deleted', `The expense from ${expense.supplierName} has been deleted.`);
-        } catch (error) {
-          notify.failure('Error', error, 'Failed to delete expense');
-        }
-      },
+      onOk: () =>
+        remove
+          .mutateAsync(expense.id)
+          .then(
+            () =>
+              notify.success('Expense Deleted', `The expense from ${expense.supplierName} has been deleted.`),
+            failureReported,
+          ),
     });
   const titleId = `expense-${expense.id}`;
   return (
@@ -406,29 +406,18 @@ export function ExpensesTab() {
           </div>
         </div>
       )}
-      {query.isError ? (
-        <QueryError
-          title="Failed to fetch expenses"
-          error={query.error}
-          onRetry={() => void query.refetch()}
-        />
-      ) : query.isPending ? (
-        <div className="dash-loading" role="status">
-          Loading expenses...
-        </div>
-      ) : list.length === 0 ? (
-        <EmptyState text="No expenses found" />
-      ) : (
-        <ul className="dash-cards dash-cards--grid">
-          {list.map((expense) => (
-            <ExpenseCard
-              key={expense.id}
-              expense={expense}
-              onEdit={() => setDialog({ open: true, expense })}
-            />
-          ))}
-        </ul>
-      )}
+      <ResponsiveList<BusinessExpense>
+        query={query}
+        items={list}
+        rowKey={(expense) => expense.id}
+        errorTitle="Failed to fetch expenses"
+        loadingText="Loading expenses..."
+        emptyText="No expenses found"
+        cardsClassName="dash-cards--grid"
+        renderCard={(expense) => (
+          <ExpenseCard key={expense.id} expense={expense} onEdit={() => setDialog({ open: true, expense })} />
+        )}
+      />
       <ExpenseDialog
         open={dialog.open}
         expense={dialog.expense}

@@ -1,12 +1,11 @@
 import { useEffect } from 'react';
-import { App, Button, Pagination, Select, Space, Table, type TableColumnsType } from 'antd';
+import { App, Button, Select, Space, type TableColumnsType } from 'antd';
 import { useDeleteJob, useJobsPage } from '../api/jobs';
+import { failureReported } from '../api/mutation-toasts';
 import type { Job } from '../api/types';
-import { EmptyState } from '../components/EmptyState';
-import { QueryError } from '../components/QueryError';
+import { ResponsiveList } from '../components/ResponsiveList';
 import { JobStatusTag } from '../components/StatusTag';
 import { useDashboard, useDashboardNavigation } from '../context';
-import { useIsMobile } from '../hooks/useIsMobile';
 import { useNotify } from '../hooks/useNotify';
 import { usePageParam, useUrlParam } from '../hooks/useUrlParam';
 import {
@@ -126,7 +125,6 @@ function JobCard({ job, handlers }: { job: Job; handlers: JobActionHandlers }) {
 /** Jobs tab (admin "Jobs", technician "My Jobs"): status filter, cards on phones, a table on desktop. */
 export function JobsTab() {
   const { isAdmin } = useDashboard();
-  const isMobile = useIsMobile();
   const nav = useDashboardNavigation();
   const { modal } = App.useApp();
   const notify = useNotify();
@@ -156,14 +154,13 @@ export function JobsTab() {
             okText: 'Delete',
             okButtonProps: { danger: true },
             cancelText: 'Cancel',
-            onOk: async () => {
-              try {
-                await deleteJob.mutateAsync(job);
-                notify.success('Job Deleted', `Job ${job.jobNumber} has been deleted.`);
-              } catch (error) {
-                notify.failure('Delete Failed', error, 'Failed to delete job.');
-              }
-            },
+            onOk: () =>
+              deleteJob
+                .mutateAsync(job)
+                .then(
+                  () => notify.success('Job Deleted', `Job ${job.jobNumber} has been deleted.`),
+                  failureReported,
+                ),
           })
       : undefined,
   };
@@ -249,62 +246,24 @@ export function JobsTab() {
         />
       </div>
 
-      {query.isError ? (
-        <QueryError
-          title={isAdmin ? 'Failed to fetch jobs' : 'Failed to fetch assigned jobs'}
-          error={query.error}
-          onRetry={() => void query.refetch()}
-        />
-      ) : isMobile ? (
-        <>
-          {query.isPending ? (
-            <div className="dash-loading" role="status" aria-live="polite">
-              Loading jobs...
-            </div>
-          ) : jobs.length === 0 ? (
-            <EmptyState text={emptyText} />
-          ) : (
-            <ul className="dash-cards" aria-busy={query.isFetching}>
-              {jobs.map((job) => (
-                <JobCard key={job.id} job={job} handlers={handlers} />
-              ))}
-            </ul>
-          )}
-          {total > JOBS_PAGE_SIZE && (
-            <Pagination
-              className="dash-pagination"
-              simple
-              current={page}
-              pageSize={JOBS_PAGE_SIZE}
-              total={total}
-              onChange={setPage}
-              showSizeChanger={false}
-            />
-          )}
-        </>
-      ) : (
-        <div className="dash-table-wrap" aria-busy={query.isFetching}>
-          <Table<Job>
-            rowKey="id"
-            size="middle"
-            columns={columns}
-            dataSource={jobs}
-            // Only the first load shows the overlay; paging keeps the rows and dims them (one cheap class change).
-            loading={query.isPending}
-            rowClassName={query.isPlaceholderData ? 'dash-row--stale' : undefined}
-            locale={{ emptyText: query.isPending ? ' ' : <EmptyState text={emptyText} /> }}
-            pagination={{
-              current: page,
-              pageSize: JOBS_PAGE_SIZE,
-              total,
-              showSizeChanger: false,
-              hideOnSinglePage: true,
-              onChange: setPage,
-              showTotal: (t, range) => `${range[0]}-${range[1]} of ${t} jobs`,
-            }}
-          />
-        </div>
-      )}
+      <ResponsiveList<Job>
+        query={query}
+        items={jobs}
+        rowKey={(job) => job.id}
+        errorTitle={isAdmin ? 'Failed to fetch jobs' : 'Failed to fetch assigned jobs'}
+        loadingText="Loading jobs..."
+        emptyText={emptyText}
+        columns={columns}
+        tableSize="middle"
+        renderCard={(job) => <JobCard key={job.id} job={job} handlers={handlers} />}
+        pagination={{
+          page,
+          pageSize: JOBS_PAGE_SIZE,
+          total,
+          onChange: setPage,
+          showTotal: (t, range) => `${range[0]}-${range[1]} of ${t} jobs`,
+        }}
+      />
     </section>
   );
 }

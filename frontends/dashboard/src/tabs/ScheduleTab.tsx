@@ -1,12 +1,11 @@
 import { useEffect } from 'react';
-import { Button, Pagination, Select, Table, type TableColumnsType } from 'antd';
+import { Button, Select, type TableColumnsType } from 'antd';
 import { useAssignJob, useJobCount, useJobsPage, useTechnicians } from '../api/jobs';
+import { failureReported } from '../api/mutation-toasts';
 import type { Job, Technician } from '../api/types';
-import { EmptyState } from '../components/EmptyState';
-import { QueryError } from '../components/QueryError';
+import { ResponsiveList } from '../components/ResponsiveList';
 import { ScheduleStatusTag } from '../components/StatusTag';
 import { useDashboard } from '../context';
-import { useIsMobile } from '../hooks/useIsMobile';
 import { useNotify } from '../hooks/useNotify';
 import { usePageParam, useUrlParam } from '../hooks/useUrlParam';
 import { JOBS_PAGE_SIZE, SCHEDULE_FILTER_STATUSES } from '../lib/constants';
@@ -61,17 +60,18 @@ function TechnicianSelect({ job, technicians }: { job: Job; technicians: Technic
   const onChange = async (value: string) => {
     const technicianId = value === UNASSIGNED ? null : value;
     const name = options.find((o) => o.value === value)?.label;
-    try {
-      await assign.mutateAsync({ jobId: job.id, technicianId });
-      notify.success(
-        'Assignment Updated',
-        technicianId
-          ? `Job ${job.jobNumber} assigned to ${name}.`
-          : `Job ${job.jobNumber} is now unassigned.`,
+    await assign
+      .mutateAsync({ jobId: job.id, technicianId })
+      .then(
+        () =>
+          notify.success(
+            'Assignment Updated',
+            technicianId
+              ? `Job ${job.jobNumber} assigned to ${name}.`
+              : `Job ${job.jobNumber} is now unassigned.`,
+          ),
+        failureReported,
       );
-    } catch (error) {
-      notify.failure('Assignment Failed', error, 'Failed to update assignment.');
-    }
   };
 
   return (
@@ -94,7 +94,6 @@ function TechnicianSelect({ job, technicians }: { job: Job; technicians: Technic
  */
 export function ScheduleTab() {
   const { isAdmin } = useDashboard();
-  const isMobile = useIsMobile();
   const [status, setStatus] = useUrlParam('status', 'all');
   const [page, setPage] = usePageParam();
   const [, setJob] = useUrlParam('job');
@@ -206,101 +205,63 @@ export function ScheduleTab() {
         )}
       </div>
 
-      {list.isError ? (
-        <QueryError
-          title={isAdmin ? 'Failed to fetch jobs' : 'Failed to fetch assigned jobs'}
-          error={list.error}
-          onRetry={() => void list.refetch()}
-        />
-      ) : isMobile ? (
-        <>
-          {list.isPending ? (
-            <div className="dash-loading" role="status">
-              Loading schedule...
-            </div>
-          ) : jobs.length === 0 ? (
-            <EmptyState text={emptyText} />
-          ) : (
-            <ul className="dash-cards">
-              {jobs.map((job) => (
-                <li key={job.id}>
-                  <article className="dash-card" aria-labelledby={`sched-${job.id}`}>
-                    <header className="dash-card__head">
-                      <h3 id={`sched-${job.id}`} className="dash-card__title">
-                        {job.jobNumber}
-                      </h3>
-                      <ScheduleStatusTag status={scheduleStatusOf(job)} />
-                    </header>
-                    <dl className="dash-card__facts">
-                      <div>
-                        <dt>Service</dt>
-                        <dd className="dash-capitalize">{serviceLabel(job.serviceType)}</dd>
-                      </div>
-                      <div>
-                        <dt>Customer</dt>
-                        <dd>
-                          {job.customer?.name}
-                          <span className="dash-muted dash-block">{job.customer?.email}</span>
-                        </dd>
-                      </div>
-                      <div>
-                        <dt>When</dt>
-                        <dd>
-                          {formatShortDate(job.scheduledDate)} · {job.timeSlot}
-                        </dd>
-                      </div>
-                      <div>
-                        <dt>Suburb</dt>
-                        <dd>{job.suburb}</dd>
-                      </div>
-                    </dl>
-                    <div className="dash-card__foot">
-                      {isAdmin && <TechnicianSelect job={job} technicians={techList} />}
-                      <Button
-                        size="small"
-                        type="primary"
-                        ghost
-                        onClick={() => setJob(job.id)}
-                        aria-label={`View details of job ${job.jobNumber}`}
-                      >
-                        View Details
-                      </Button>
-                    </div>
-                  </article>
-                </li>
-              ))}
-            </ul>
-          )}
-          {count > JOBS_PAGE_SIZE && (
-            <Pagination
-              className="dash-pagination"
-              simple
-              current={page}
-              pageSize={JOBS_PAGE_SIZE}
-              total={count}
-              onChange={setPage}
-            />
-          )}
-        </>
-      ) : (
-        <div className="dash-table-wrap">
-          <Table<Job>
-            rowKey="id"
-            columns={columns}
-            dataSource={jobs}
-            loading={list.isFetching}
-            locale={{ emptyText: list.isPending ? ' ' : <EmptyState text={emptyText} /> }}
-            pagination={{
-              current: page,
-              pageSize: JOBS_PAGE_SIZE,
-              total: count,
-              showSizeChanger: false,
-              hideOnSinglePage: true,
-              onChange: setPage,
-            }}
-          />
-        </div>
-      )}
+      <ResponsiveList<Job>
+        query={list}
+        items={jobs}
+        rowKey={(job) => job.id}
+        errorTitle={isAdmin ? 'Failed to fetch jobs' : 'Failed to fetch assigned jobs'}
+        loadingText="Loading schedule..."
+        emptyText={emptyText}
+        columns={columns}
+        renderCard={(job) => (
+          <li key={job.id}>
+            <article className="dash-card" aria-labelledby={`sched-${job.id}`}>
+              <header className="dash-card__head">
+                <h3 id={`sched-${job.id}`} className="dash-card__title">
+                  {job.jobNumber}
+                </h3>
+                <ScheduleStatusTag status={scheduleStatusOf(job)} />
+              </header>
+              <dl className="dash-card__facts">
+                <div>
+                  <dt>Service</dt>
+                  <dd className="dash-capitalize">{serviceLabel(job.serviceType)}</dd>
+                </div>
+                <div>
+                  <dt>Customer</dt>
+                  <dd>
+                    {job.customer?.name}
+                    <span className="dash-muted dash-block">{job.customer?.email}</span>
+                  </dd>
+                </div>
+                <div>
+                  <dt>When</dt>
+                  <dd>
+                    {formatShortDate(job.scheduledDate)} · {job.timeSlot}
+                  </dd>
+                </div>
+                <div>
+                  <dt>Suburb</dt>
+                  <dd>{job.suburb}</dd>
+                </div>
+              </dl>
+              <div className="dash-card__foot">
+                {isAdmin && <TechnicianSelect job={job} technicians={techList} />}
+                <Button
+                  size="small"
+                  type="primary"
+                  ghost
+                  onClick={() => setJob(job.id)}
+                  aria-label={`View details of job ${job.jobNumber}`}
+                >
+                  View Details
+                </Button>
+              </div>
+            </article>
+          </li>
+        )}
+        pagination={{ page, pageSize: JOBS_PAGE_SIZE, total: count, onChange: setPage }}
+      />
     </section>
   );
 }

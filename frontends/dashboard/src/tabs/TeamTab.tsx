@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Form, Input, Modal, Select, Table, Tag, type TableColumnsType } from 'antd';
+import { Button, Form, Input, Modal, Select, Tag, type TableColumnsType } from 'antd';
 import { useStaffUsers, useUserMutations } from '../api/users';
+import { failureReported } from '../api/mutation-toasts';
 import type { StaffUser } from '../api/types';
-import { EmptyState } from '../components/EmptyState';
+import { ResponsiveList } from '../components/ResponsiveList';
 import { Field } from '../components/Field';
-import { QueryError } from '../components/QueryError';
 import { useDashboard } from '../context';
 import { newUserSchema, type NewUserValues } from '../forms/user';
-import { useIsMobile } from '../hooks/useIsMobile';
 import { useNotify } from '../hooks/useNotify';
 import { formatShortDate } from '../lib/dates';
 
@@ -31,13 +30,10 @@ export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () =>
     onClose();
   };
   const onSubmit = handleSubmit(async (values) => {
-    try {
-      const created = await create.mutateAsync(values);
+    await create.mutateAsync(values).then((created) => {
       notify.success('User Created', `${created?.username ?? values.username} can now sign in.`);
       close();
-    } catch (error) {
-      notify.failure('Registration Failed', error, 'Failed to register user.');
-    }
+    }, failureReported);
   });
   return (
     <Modal
@@ -122,17 +118,17 @@ function StatusButton({ user }: { user: StaffUser }) {
   const notify = useNotify();
   const { setActive } = useUserMutations();
   const self = String(me.id) === String(user.id);
-  const onClick = async () => {
-    try {
-      await setActive.mutateAsync({ id: user.id, isActive: !user.isActive });
-      notify.success(
-        user.isActive ? 'User Deactivated' : 'User Activated',
-        `${user.username} is now ${user.isActive ? 'inactive' : 'active'}.`,
+  const onClick = () =>
+    setActive
+      .mutateAsync({ id: user.id, isActive: !user.isActive })
+      .then(
+        () =>
+          notify.success(
+            user.isActive ? 'User Deactivated' : 'User Activated',
+            `${user.username} is now ${user.isActive ? 'inactive' : 'active'}.`,
+          ),
+        failureReported,
       );
-    } catch (error) {
-      notify.failure('Update Failed', error, 'Failed to update user status.');
-    }
-  };
   return (
     <Button
       size="small"
@@ -150,7 +146,6 @@ function StatusButton({ user }: { user: StaffUser }) {
 
 /** Team Management (admins): staff accounts, add user, Activate/Deactivate. */
 export function TeamTab() {
-  const isMobile = useIsMobile();
   const users = useStaffUsers();
   const [adding, setAdding] = useState(false);
   const list = users.data ?? [];
@@ -196,45 +191,40 @@ export function TeamTab() {
           Add User
         </Button>
       </div>
-      {users.isError ? (
-        <QueryError title="Failed to fetch users" error={users.error} onRetry={() => void users.refetch()} />
-      ) : users.isPending ? (
-        <div className="dash-loading" role="status">
-          Loading users...
-        </div>
-      ) : list.length === 0 ? (
-        <EmptyState text="No users found" />
-      ) : isMobile ? (
-        <ul className="dash-cards">
-          {list.map((u) => (
-            <li key={u.id}>
-              <article className="dash-card" aria-labelledby={`user-${u.id}`}>
-                <header className="dash-card__head">
-                  <h3 id={`user-${u.id}`} className="dash-card__title">
-                    {u.username}
-                  </h3>
-                  <Tag color={u.isActive ? 'green' : 'default'}>{u.isActive ? 'Active' : 'Inactive'}</Tag>
-                </header>
-                <dl className="dash-card__facts">
-                  <div>
-                    <dt>Email</dt>
-                    <dd>{u.email || 'Not set'}</dd>
-                  </div>
-                  <div>
-                    <dt>Role</dt>
-                    <dd>{u.role === 'admin' ? 'Admin' : 'Technician'}</dd>
-                  </div>
-                </dl>
-                <div className="dash-card__foot">
-                  <StatusButton user={u} />
+      <ResponsiveList<StaffUser>
+        query={users}
+        items={list}
+        rowKey={(u) => String(u.id)}
+        errorTitle="Failed to fetch users"
+        loadingText="Loading users..."
+        emptyText="No users found"
+        columns={columns}
+        renderCard={(u) => (
+          <li key={u.id}>
+            <article className="dash-card" aria-labelledby={`user-${u.id}`}>
+              <header className="dash-card__head">
+                <h3 id={`user-${u.id}`} className="dash-card__title">
+                  {u.username}
+                </h3>
+                <Tag color={u.isActive ? 'green' : 'default'}>{u.isActive ? 'Active' : 'Inactive'}</Tag>
+              </header>
+              <dl className="dash-card__facts">
+                <div>
+                  <dt>Email</dt>
+                  <dd>{u.email || 'Not set'}</dd>
                 </div>
-              </article>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <Table<StaffUser> rowKey="id" columns={columns} dataSource={list} pagination={false} />
-      )}
+                <div>
+                  <dt>Role</dt>
+                  <dd>{u.role === 'admin' ? 'Admin' : 'Technician'}</dd>
+                </div>
+              </dl>
+              <div className="dash-card__foot">
+                <StatusButton user={u} />
+              </div>
+            </article>
+          </li>
+        )}
+      />
       <AddUserDialog open={adding} onClose={() => setAdding(false)} />
     </section>
   );

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Form, Input, Modal, Tag } from 'antd';
 import { useAdminSlots, useSlotMutations } from '../api/slots';
+import { failureReported } from '../api/mutation-toasts';
 import type { TimeSlot } from '../api/types';
 import { DateField } from '../components/DateField';
 import { EmptyState } from '../components/EmptyState';
@@ -69,13 +70,10 @@ function BlockDialog({ date, slot, onClose }: { date: string; slot: string | nul
   };
   const onSubmit = handleSubmit(async ({ reason }) => {
     if (!slot) return;
-    try {
-      await block.mutateAsync({ date, slot, reason: reason.trim() });
+    await block.mutateAsync({ date, slot, reason: reason.trim() }).then(() => {
       notify.success('Time Slot Blocked', `${slot} on ${formatDate(date)} is blocked.`);
       close();
-    } catch (error) {
-      notify.failure('Block Failed', error, 'Failed to block time slot.');
-    }
+    }, failureReported);
   });
   return (
     <Modal
@@ -122,14 +120,13 @@ export function TimeSlotsTab() {
   const [blocking, setBlocking] = useState<string | null>(null);
   const list = slots.data ?? [];
 
-  const onUnblock = async (slot: string) => {
-    try {
-      await unblock.mutateAsync({ date, slot });
-      notify.success('Time Slot Unblocked', `${slot} on ${formatDate(date)} is open for bookings.`);
-    } catch (error) {
-      notify.failure('Unblock Failed', error, 'Failed to unblock time slot.');
-    }
-  };
+  const onUnblock = (slot: string) =>
+    unblock
+      .mutateAsync({ date, slot })
+      .then(
+        () => notify.success('Time Slot Unblocked', `${slot} on ${formatDate(date)} is open for bookings.`),
+        failureReported,
+      );
 
   return (
     <section className="dash-panel" aria-labelledby="dash-slots-title">

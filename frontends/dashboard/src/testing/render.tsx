@@ -1,6 +1,6 @@
 /**
  * Component-test helpers (jest `web` project only; nothing in the app imports this file): the providers the shell
- * gives a remote (QueryClient, router, antd App for toasts), the dashboard context, a fetch stand-in that answers
+ * gives a remote (QueryClient, router, antd App for toasts), the dashboard context and its mutation toasts, a fetch stand-in that answers
  * by route, and a WebSocket stand-in that never connects unless a test drives it.
  */
 import { StubResponse as FetchResponse } from './polyfills';
@@ -11,6 +11,7 @@ import { App as AntApp } from 'antd';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { createQueryClient, TOAST_CONFIG } from '@tyres/platform';
 import type { SessionUser } from '../auth/user';
+import { useMutationToasts } from '../api/mutation-toasts';
 import { DashboardProvider } from '../context';
 
 export const ADMIN: SessionUser = {
@@ -73,7 +74,8 @@ export function stubFetch(routes: Record<string, Handler | unknown>): Call[] {
     let answer: StubResponse = { status: 404, body: { message: `no stub for ${method} ${url.pathname}` } };
     if (key) {
       const route = routes[key];
-      const result: unknown = typeof route === 'function' ? await (route as Handler)({ url, method, body }) : route;
+      const result: unknown =
+        typeof route === 'function' ? await (route as Handler)({ url, method, body }) : route;
       answer = isStubResponse(result) ? result : { body: result };
     }
     const status = answer.status ?? 200;
@@ -124,6 +126,12 @@ export function installFakeWebSocket(): void {
   (globalThis as unknown as { WebSocket: unknown }).WebSocket = FakeSocket;
 }
 
+/** The dashboard root mounts the mutation failure toasts; a component rendered alone needs them too. */
+function MutationToasts() {
+  useMutationToasts();
+  return null;
+}
+
 /** Renders the current location into the DOM so tests can assert navigation. */
 function LocationProbe() {
   const location = useLocation();
@@ -171,6 +179,7 @@ export function renderWithApp(
   const result = render(
     <AntApp notification={TOAST_CONFIG}>
       <QueryClientProvider client={queryClient}>
+        <MutationToasts />
         <MemoryRouter initialEntries={[options.path ?? '/dashboard']}>
           <DashboardProvider value={{ user, business: BUSINESS, homePath: options.homePath ?? '/dashboard' }}>
             <Routes>
