@@ -60,6 +60,12 @@ export interface BatchOptions {
   maxMessages?: number;
   /** Longest a message waits for the batch to fill (default 50 ms). */
   lingerMs?: number;
+  /**
+   * Batches handled at once (default 1): with 2, the next batch is parsed and applied while the previous one waits
+   * on its database, at the price of order between batches (the handler must not depend on it, e.g. use locks per
+   * aggregate). Acks stay in delivery order.
+   */
+  concurrency?: number;
 }
 
 /** Throw this from a handler when retrying cannot help (bad data for this service): straight to the DLQ. */
@@ -202,7 +208,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
       queueType: options.queueType ?? 'quorum',
       ...(options.deliveryLimit !== undefined ? { deliveryLimit: options.deliveryLimit } : {}),
     });
-    await ch.prefetch(batching() ? Math.max(prefetch, 2 * batchSize) : prefetch);
+    await ch.prefetch(batching() ? Math.max(prefetch, (batchConcurrency + 1) * batchSize) : prefetch);
     if (stopping) return;
     const { consumerTag } = await ch.consume(
       topology.queue,
@@ -449,46 +455,56 @@ export function createEventBus(options: EventBusOptions): EventBus {
   let lingerMs = 0;
   /** Delivered, not yet handled (batch mode), in delivery order. */
   const pending: { ch: ConfirmChannel; msg: ConsumeMessage; at: number }[] = [];
-  let pumping = false;
   let lingerTimer: NodeJS.Timeout | undefined;
+  /** Batches at once (the highest `concurrency` asked for) and how many are running. */
+  let batchConcurrency = 1;
+  let batchesRunning = 0;
+  /** Settles when the last batch started is settled (acked, retried or dead-lettered, every message of it). */
+  let lastBatchSettled: Promise<void> = Promise.resolve();
 
   const batching = () => batchHandlers.size > 0;
 
+  /** Starts batches while there is room: a full one at once, a partial one once its first message lingered. */
   function schedulePump(): void {
-    if (pumping || pending.length === 0) return;
-    const first = pending[0] as (typeof pending)[number];
-    const wait = stopping || pending.length >= batchSize ? 0 : Math.max(0, first.at + lingerMs - Date.now());
-    if (lingerTimer) clearTimeout(lingerTimer);
-    lingerTimer = undefined;
-    if (wait === 0) {
-      pumping = true;
-      track(
-        pump().finally(() => {
-          pumping = false;
-          schedulePump();
-        }),
-      );
-      return;
-    }
-    lingerTimer = setTimeout(() => {
+    while (pending.length > 0 && batchesRunning < batchConcurrency) {
+      const first = pending[0] as (typeof pending)[number];
+      const wait =
+        stopping || pending.length >= batchSize ? 0 : Math.max(0, first.at + lingerMs - Date.now());
+      if (lingerTimer) clearTimeout(lingerTimer);
       lingerTimer = undefined;
-      schedulePump();
-    }, wait);
-  }
-
-  /** Handles full batches while there are any (and whatever is left once the linger ran out or on close). */
-  async function pump(): Promise<void> {
-    do {
-      const ch = (pending[0] as (typeof pending)[number]).ch;
+      if (wait > 0) {
+        lingerTimer = setTimeout(() => {
+          lingerTimer = undefined;
+          schedulePump();
+        }, wait);
+        return;
+      }
       // One channel per batch: acks only go to the channel that delivered (a newer channel redelivers the rest).
+      const ch = first.ch;
       let n = 0;
       while (n < pending.length && n < batchSize && (pending[n] as (typeof pending)[number]).ch === ch) n++;
       const taken = pending.splice(0, n).map((p) => p.msg);
-      await handleBatch(ch, taken);
-    } while (pending.length >= batchSize || (stopping && pending.length > 0));
+      const previous = lastBatchSettled;
+      const batch = handleBatch(ch, taken, previous);
+      lastBatchSettled = batch.then(
+        () => undefined,
+        () => undefined,
+      );
+      batchesRunning += 1;
+      track(
+        batch.finally(() => {
+          batchesRunning -= 1;
+          schedulePump();
+        }),
+      );
+    }
   }
 
-  async function handleBatch(ch: ConfirmChannel, msgs: ConsumeMessage[]): Promise<void> {
+  async function handleBatch(
+    ch: ConfirmChannel,
+    msgs: ConsumeMessage[],
+    previous: Promise<void>,
+  ): Promise<void> {
     const groups = new Map<BatchSubscription, Delivery[]>();
     for (const msg of msgs) {
       const d = await prepare(ch, msg);
@@ -526,8 +542,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
       });
     }
     if (done.length === 0) return;
-    // Every other delivery up to the highest tag is settled (earlier batches, and the one-by-one ones above), so
-    // one multiple ack covers exactly the batch.
+    // A multiple ack covers every delivery up to its tag: once the batches started before this one are settled
+    // (and the one-by-one ones above), it covers exactly this batch.
+    await previous;
     let last = done[0] as Delivery;
     for (const d of done) if (d.msg.fields.deliveryTag > last.msg.fields.deliveryTag) last = d;
     try {
@@ -591,6 +608,10 @@ export function createEventBus(options: EventBusOptions): EventBus {
           throw new Error(`${contract.type} already has a handler`);
       }
       for (const contract of contractList) batchHandlers.set(contract.type, sub);
+      const concurrency = batchOptions.concurrency ?? 1;
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new Error('concurrency must be a positive integer');
+      batchConcurrency = Math.max(batchConcurrency, concurrency);
       // One gathering for the whole consumer: the largest batch and the shortest linger asked for.
       batchSize = Math.max(batchSize, sub.maxMessages);
       lingerMs = batchHandlers.size === contractList.length ? sub.lingerMs : Math.min(lingerMs, sub.lingerMs);
@@ -639,7 +660,11 @@ export function createEventBus(options: EventBusOptions): EventBus {
           const timeout = new Promise<'timeout'>((resolve) => {
             timer = setTimeout(() => resolve('timeout'), options.shutdownTimeoutMs ?? 30_000);
           });
-          const result = await Promise.race([Promise.allSettled([...inFlight]), timeout]);
+          // Until nothing runs: a finishing batch may start the next one (the last gathered messages).
+          const drained = (async () => {
+            while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+          })();
+          const result = await Promise.race([drained, timeout]);
           clearTimeout(timer);
           if (result === 'timeout')
             log.warn({ inFlight: inFlight.size }, 'handlers still running at shutdown');

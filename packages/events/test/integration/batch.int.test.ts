@@ -231,6 +231,31 @@ describe('batch consumption', () => {
     expect(sum(b.sizes)).toBeGreaterThan(0);
   });
 
+  it('runs two batches at once and still acks every message exactly once, in delivery order', async () => {
+    const seen = { sizes: [] as number[] };
+    let calls = 0;
+    const inner = applyOnce(seen);
+    const bus = await startBus({}, (b) =>
+      b.subscribeBatch(
+        [UserCreated],
+        async (items) => {
+          // The first batch is slow: the second finishes first and must wait for it before its multiple ack.
+          if (calls++ === 0) await new Promise((r) => setTimeout(r, 300));
+          return inner(items);
+        },
+        { maxMessages: 10, lingerMs: 20, concurrency: 2 },
+      ),
+    );
+    const events = Array.from({ length: 60 }, () => sampleEvent(UserCreated, { userId: randomUUID() }));
+    await Promise.all(events.map((e) => publisher.publish(e)));
+    await waitFor(async () => (await effectCount()) === 60, { timeoutMs: 15_000, message: '60 effects' });
+    await bus.close();
+    buses.splice(buses.indexOf(bus), 1);
+    // Nothing unacked went back to the queue when the channel closed.
+    expect(await admin.messageCount(`${prefix}batchprobe`)).toBe(0);
+    await admin.cleanup(prefix, { services: ['batchprobe'], retryDelaysMs: bus.retryPolicy.delaysMs });
+  });
+
   it('refuses a contract subscribed both ways, and batch subscriptions after start', async () => {
     const bus = await startBus({}, (b) => {
       b.subscribeBatch([UserCreated], async () => undefined);

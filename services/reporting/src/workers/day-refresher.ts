@@ -27,14 +27,16 @@ export function createDayRefresher(options: {
   intervalMs?: number;
   batchSize?: number;
   /**
-   * Pause after a run that refreshed something, wake-ups or not (default 200 ms, or twice the run's time if longer). While events pour in (a backlog
-   * after an outage), each day is refreshed once per pause instead of after every batch that touched it, and the
-   * batches wait less on the days a refresh holds; a lone write still shows within about a pause.
+   * Shortest pause after a run that refreshed something, wake-ups or not (default 0); the pause is at least four
+   * times the run's own time. While events pour in (a backlog after an outage), runs get long (a refresh over many
+   * days reads whole fact tables): each day is then refreshed once per pause instead of after every batch that
+   * touched it, and the batches wait less on the days a refresh holds. A lone write's refresh is short, and so is
+   * its pause.
    */
   busyGapMs?: number;
 }): DayRefresher {
   const intervalMs = options.intervalMs ?? 100;
-  const busyGapMs = options.busyGapMs ?? 200;
+  const busyGapMs = options.busyGapMs ?? 0;
   const batchSize = options.batchSize ?? 200;
   let stopping = false;
   let woken = false;
@@ -76,15 +78,15 @@ export function createDayRefresher(options: {
         options.logger.warn({ err, failures }, 'day summary refresh failed; retrying');
       }
       if (stopping) break;
-      if (refreshed > 0 && busyGapMs > 0) {
+      if (refreshed > 0) {
         // Let more changes gather (see busyGapMs); then a full batch, or a wake-up meanwhile, means go again.
         woken = false;
-        // At least twice the run's own time: a refresh over many days reads whole fact tables, and during a
-        // backlog it should take at most a third of the time, leaving the rest to the event batches.
-        await pause(Math.max(busyGapMs, 2 * (Date.now() - started)));
+        // At least four times the run's own time: a refresh over many days reads whole fact tables, and during a
+        // backlog it should take at most a fifth of the time, leaving the rest to the event batches.
+        await pause(Math.max(busyGapMs, 4 * (Date.now() - started)));
         if (stopping) break;
         if (refreshed === batchSize || woken) continue;
-      } else if (refreshed === batchSize || woken) continue;
+      } else if (woken) continue;
       await sleep(failures ? Math.min(5_000, intervalMs * 2 ** failures) : intervalMs);
     }
   };
