@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: every check, in the order that fails fastest. Unit and integration suites (jest, real Postgres,
-// RabbitMQ and Redis), static checks, the end-to-end specs in headless Chromium against the built stack, then the
-// production-parity journeys against the stack as docker-compose.yml describes it (scripts/parity.mjs).
+// RabbitMQ and Redis), the fault stage (real RabbitMQ and Redis outages under a running gateway), static checks,
+// the end-to-end specs in headless Chromium against the built stack, then the production-parity journeys against
+// the stack as docker-compose.yml describes it (scripts/parity.mjs).
 // Ends with one summary line "N passed, N failed, N skipped".
 import fs from 'node:fs';
 import path from 'node:path';
+import { restoreInfrastructure } from './lib/fault-infra.mjs';
 import { ROOT, run } from './lib/stack.mjs';
 
 const results = path.join(ROOT, '.run');
@@ -35,15 +37,28 @@ async function stage(name, fn) {
 
 const jest = (project, extra = []) => {
   const out = path.join(results, `jest-${project}.json`);
-  return run('npx', ['jest', '--selectProjects', project, '--passWithNoTests', '--json', `--outputFile=${out}`, ...extra]).finally(() =>
-    count(out),
-  );
+  return run('npx', [
+    'jest',
+    '--selectProjects',
+    project,
+    '--passWithNoTests',
+    '--json',
+    `--outputFile=${out}`,
+    ...extra,
+  ]).finally(() => count(out));
 };
 
 await stage('prisma generate', () => run('npm', ['run', 'prisma:generate']));
 await stage('unit tests', () => jest('unit'));
 await stage('front-end component tests', () => jest('web'));
 await stage('integration tests', () => jest('integration', ['--maxWorkers=2']));
+// Real outages under a running gateway and booking: RabbitMQ stopped, Redis stopped, Redis restarted empty
+// (scripts/fault.mjs). Whatever happens, Redis and RabbitMQ are running again before the next stage.
+await stage('fault tolerance (RabbitMQ and Redis outages)', () =>
+  run(process.execPath, ['scripts/fault.mjs'])
+    .finally(() => restoreInfrastructure())
+    .finally(() => count(path.join(results, 'jest-fault.json'))),
+);
 await stage('typecheck', () => run('npm', ['run', 'typecheck']));
 await stage('lint', () => run('npx', ['eslint', '.']));
 await stage('end-to-end tests (Chromium)', () =>
