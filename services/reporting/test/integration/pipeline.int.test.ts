@@ -413,6 +413,44 @@ describe('poison messages', () => {
   });
 });
 
+describe('batches', () => {
+  it('applies copies of one event in one batch once, with the batch around it', async () => {
+    const invoice = fx.invoiceIssued(fx.invoice({ invoiceDate: '2025-12-04', status: 'sent' }));
+    const others = [5, 6, 7].map((d) =>
+      fx.invoiceIssued(fx.invoice({ invoiceDate: `2025-12-0${d}`, status: 'sent' })),
+    );
+    // Three copies of the same envelope published together (an outbox republish, a broker redelivery).
+    await r.publish([invoice, invoice, ...others, invoice], { expectStored: 4 });
+    await settled(r);
+    const ids = await r.sql<{ n: number }>(
+      'SELECT count(*)::int AS n FROM "reporting"."events" WHERE "event_id" = $1::uuid',
+      invoice.id,
+    );
+    expect(ids[0]?.n).toBe(1);
+    await waitForExpect(async () =>
+      expect(
+        (await r.get(`/api/dashboard/reports/gst${month('2025-12')}`)).body.customerInvoices,
+      ).toHaveLength(4),
+    );
+  });
+
+  it('exports the pipeline lag metrics on /metrics', async () => {
+    const res = await fetch(`${r.baseUrl}/metrics`);
+    const text = await res.text();
+    for (const name of [
+      'outbox_backlog_events',
+      'outbox_oldest_pending_age_seconds',
+      'outbox_published_events_total',
+      'event_consumer_queue_depth',
+      'event_consumer_oldest_unhandled_age_seconds',
+      'event_consumer_lag_seconds_count',
+      'event_consumer_messages_total',
+    ])
+      expect([name, text.includes(`\n${name}`)]).toEqual([name, true]);
+    expect(text).toMatch(/event_consumer_queue_depth\{service="reporting"\} 0/);
+  });
+});
+
 describe('HTTP', () => {
   const routes = ['gst', 'purchases-payables', 'enhanced-pl'].map((p) => `/api/dashboard/reports/${p}`);
 
