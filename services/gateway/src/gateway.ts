@@ -91,21 +91,25 @@ export async function startGateway(config: GatewayConfig, logger: Logger) {
 const REPAIR_INTERVAL_MS = 5_000;
 /** Revocations of expired tokens prove nothing; purged hourly (idempotent DELETE, safe on every replica). */
 const PURGE_INTERVAL_MS = 3600_000;
+const FIRST_PURGE_DELAY_MS = 60_000;
 
 function sessionHousekeeping(revocations: Revocations, userCache: UserCache, logger: Logger) {
   const repair = setInterval(() => {
     void Promise.all([revocations.repair(), userCache.repair()]).catch(() => undefined);
   }, REPAIR_INTERVAL_MS);
-  const purge = setInterval(() => {
+  const purgeOnce = () => {
     revocations
       .purgeExpired()
       .then((count) => count && logger.info({ count }, 'purged expired session revocations'))
       .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'revocation purge failed'));
-  }, PURGE_INTERVAL_MS);
-  repair.unref();
-  purge.unref();
+  };
+  const purge = setInterval(purgeOnce, PURGE_INTERVAL_MS);
+  // Also soon after start: a gateway redeployed more often than hourly still purges.
+  const firstPurge = setTimeout(purgeOnce, FIRST_PURGE_DELAY_MS);
+  for (const timer of [repair, purge, firstPurge]) timer.unref();
   return () => {
     clearInterval(repair);
     clearInterval(purge);
+    clearTimeout(firstPurge);
   };
 }
