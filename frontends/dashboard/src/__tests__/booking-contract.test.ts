@@ -1,0 +1,62 @@
+import '../testing/polyfills';
+import { BOOKING_MESSAGES, SERVICE_LABELS, staffBookingSchema as serverStaffSchema } from '@tyres/kernel';
+import { bookingDefaults, bookingRequest, staffBookingSchemaFor } from '../forms/booking';
+import { serviceOptionLabel } from '../lib/format';
+import { addDaysToDate, perthToday } from '../lib/dates';
+
+const schema = staffBookingSchemaFor(2027);
+const valid = {
+  ...bookingDefaults(),
+  scheduledDate: addDaysToDate(perthToday(), 3),
+  timeSlot: '10-12 AM',
+  serviceType: 'new-tyres',
+  tyreWidth: '205',
+  tyreProfile: '55',
+  tyreRim: '16',
+  customerName: 'Olivia Smith',
+  customerPhone: '0412 345 678',
+  customerEmail: 'olivia@example.com',
+  vehicleMake: 'Toyota',
+  vehicleModel: 'Hilux',
+  vehicleYear: '2019',
+  vehicleColor: 'White',
+  registration: '1abc234',
+  address: '12 Ocean Reef Road',
+  suburb: 'Joondalup',
+  postcode: '6027',
+};
+const problems = (values: object) => {
+  const result = schema.safeParse(values);
+  return Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+};
+
+describe('the staff form refuses what the booking service refuses (booking contract)', () => {
+  test.each(['602a', '60 27', '60271', 'abcd'])('postcode %p is refused like the server does', (postcode) => {
+    expect(problems({ ...valid, postcode }).postcode).toBe(BOOKING_MESSAGES.postcode);
+  });
+
+  test.each(['1899', '2028', '20x9'])('vehicle year %p is outside 1900 to next year', (vehicleYear) => {
+    expect(problems({ ...valid, vehicleYear }).vehicleYear).toBe(
+      'Vehicle year must be between 1900 and 2027',
+    );
+  });
+
+  test('a tyre size typed in part ("2/5R1") is refused; none at all asks for a quote', () => {
+    expect(problems({ ...valid, tyreWidth: '2', tyreProfile: '5', tyreRim: '1' }).tyreWidth).toBe(
+      BOOKING_MESSAGES.tyreSize,
+    );
+    expect(schema.safeParse({ ...valid, tyreWidth: '', tyreProfile: '', tyreRim: '' }).success).toBe(true);
+    // Other services never carry a size.
+    expect(schema.safeParse({ ...valid, serviceType: 'puncture-repair', tyreWidth: '2' }).success).toBe(true);
+  });
+
+  test('a valid form makes a body the service accepts', () => {
+    const body = bookingRequest(schema.parse(valid));
+    expect(serverStaffSchema.safeParse(body).success).toBe(true);
+  });
+
+  test("service labels are the contract's", () => {
+    expect(serviceOptionLabel('battery-service')).toBe(SERVICE_LABELS['battery-service']);
+    expect(serviceOptionLabel('battery-service')).toBe('Mobile Battery Service');
+  });
+});
