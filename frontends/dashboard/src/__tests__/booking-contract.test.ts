@@ -46,6 +46,13 @@ describe('the staff form refuses what the booking service refuses (booking contr
       BOOKING_MESSAGES.tyreSize,
     );
     expect(schema.safeParse({ ...valid, tyreWidth: '', tyreProfile: '', tyreRim: '' }).success).toBe(true);
+    // Reported together with the other fields' problems, not only once they are fixed.
+    expect(
+      problems({ ...valid, postcode: 'x', tyreWidth: '2', tyreProfile: '5', tyreRim: '1' }),
+    ).toMatchObject({
+      postcode: BOOKING_MESSAGES.postcode,
+      tyreWidth: BOOKING_MESSAGES.tyreSize,
+    });
     // Other services never carry a size.
     expect(schema.safeParse({ ...valid, serviceType: 'puncture-repair', tyreWidth: '2' }).success).toBe(true);
   });

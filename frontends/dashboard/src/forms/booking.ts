@@ -85,12 +85,26 @@ export function staffBookingSchemaFor(maxYear: number) {
       paymentMethod: staffPaymentMethodSchema,
       notes: checkedBy(notesSchema),
     })
-    .superRefine((v, ctx) => {
+    .refine(
       // New tyres: a size typed in part ("2/5R1") is no size; leaving all three empty asks for a quote.
-      const typed = v.tyreWidth || v.tyreProfile || v.tyreRim;
-      if (takesTyres(v.serviceType) && typed && !tyreSizeOf(v))
-        ctx.addIssue({ code: 'custom', path: ['tyreWidth'], message: BOOKING_MESSAGES.tyreSize });
-    });
+      (v) =>
+        !takesTyres(v.serviceType) ||
+        !(v.tyreWidth || v.tyreProfile || v.tyreRim) ||
+        tyreSizeFromParts(v.tyreWidth, v.tyreProfile, v.tyreRim) !== undefined,
+      {
+        path: ['tyreWidth'],
+        message: BOOKING_MESSAGES.tyreSize,
+        // Checked alongside the other fields' problems (not only once they are all fixed), when the parts are text.
+        when: ({ value }) => {
+          const v = value as Partial<
+            Record<'tyreWidth' | 'tyreProfile' | 'tyreRim' | 'serviceType', unknown>
+          >;
+          return [v.tyreWidth, v.tyreProfile, v.tyreRim, v.serviceType].every(
+            (part) => typeof part === 'string',
+          );
+        },
+      },
+    );
 }
 
 export const staffBookingSchema = staffBookingSchemaFor(maxVehicleYear());
