@@ -221,7 +221,11 @@ class Client {
   }
   open() {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(this.url, { headers: { Cookie: this.cookie }, perMessageDeflate: false });
+      const ws = new WebSocket(this.url, {
+        headers: { Cookie: this.cookie },
+        perMessageDeflate: false,
+        handshakeTimeout: 10_000,
+      });
       this.ws = ws;
       let opened = false;
       ws.on('message', (data) => {
@@ -469,6 +473,8 @@ async function main() {
     REDIS_PREFIX: `${PREFIX}:`,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    // Production mode requires the webhook's signing secret; no Stripe keys means simulated test-mode payments.
+    STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? 'whsec_bench_scale',
     // One address books, logs in and works far past what a person does; the limits have their own tests.
     LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
     PUBLIC_LIMIT_QUOTES_PER_HOUR: '10000000',
