@@ -517,7 +517,7 @@ async function main() {
       catchupRate = c.rate;
       console.log(`  machine during catch-up: ${machine()}`);
       console.log(
-        `Projection catch-up: ${total} events in ${(c.ms / 1000).toFixed(1)} s = ${c.rate} events/s including process start; ${c.readyRate} events/s once ready (one replica, batches of up to 200 events; until every event is stored and every day summary refreshed)`,
+        `Projection catch-up: ${total} events in ${(c.ms / 1000).toFixed(1)} s = ${c.rate} events/s including process start; ${c.readyRate} events/s once ready (one replica, the live consumer, in batches; until every event is stored and every day summary refreshed)`,
       );
     }
 

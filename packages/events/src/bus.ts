@@ -361,14 +361,18 @@ export function createEventBus(options: EventBusOptions): EventBus {
       });
       return undefined;
     }
-    const logger = baseLogger.child({
-      correlationId: parsed.correlationId,
-      eventId: parsed.id,
-      eventType: parsed.type,
-      attempt,
-    });
+    // Made on first use: a batch's messages mostly never log, and a child logger per message is not free.
+    let logger: Logger | undefined;
     const ctx: HandlerContext = {
-      logger,
+      get logger() {
+        logger ??= baseLogger.child({
+          correlationId: parsed.correlationId,
+          eventId: parsed.id,
+          eventType: parsed.type,
+          attempt,
+        });
+        return logger;
+      },
       service,
       attempt,
       maxAttempts: retryPolicy.maxAttempts,

@@ -11,7 +11,7 @@ import { ReportUseCases } from './app/reports';
 import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
 import { reportingHandlers } from './events/handlers';
-import { subscribeReporting } from './events/subscriptions';
+import { REPORTING_BATCH, subscribeReporting } from './events/subscriptions';
 import { mountRoutes } from './http/routes';
 import { createDayRefresher } from './workers/day-refresher';
 
@@ -42,7 +42,16 @@ export async function startReporting(
     gstCache: new GstBlockCache(config.GST_BLOCK_CACHE_MB * 1024 * 1024),
   });
 
-  subscribeReporting(runtime.bus, reportingHandlers({ db, afterCommit: () => refresher.wake() }));
+  // A full batch means a backlog: the refresher then refreshes at a slower pace (each day once per round, not once
+  // per batch that touched it); otherwise it refreshes at once.
+  subscribeReporting(
+    runtime.bus,
+    reportingHandlers({
+      db,
+      afterCommit: (events) =>
+        events >= REPORTING_BATCH.maxMessages ? refresher.backlog() : refresher.wake(),
+    }),
+  );
 
   // service-kit's serviceHttp, spelled out for its metrics registry: the pipeline's lag metrics (outbox backlog and
   // relay rate, consumer lag, queue depth, oldest unhandled event) go on the service's /metrics.

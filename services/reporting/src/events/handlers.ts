@@ -27,7 +27,11 @@ export interface ReportingHandlers {
  * row (the day summaries follow through the day refresher, woken by `afterCommit`); a redelivery is acknowledged
  * and skipped. Messages that fail their contract are dead-lettered by the bus before reaching this code.
  */
-export function reportingHandlers(deps: { db: Db; afterCommit?: () => void }): ReportingHandlers {
+export function reportingHandlers(deps: {
+  db: Db;
+  /** After each commit, with how many events it folded (the day refresher is woken, or told of a backlog). */
+  afterCommit?: (events: number) => void;
+}): ReportingHandlers {
   // Handler transactions run on the pg driver (the pool under the Prisma client): every statement here is raw SQL,
   // and going through Prisma's raw-query path cost more CPU than the statements themselves (catch-up was bound by
   // this process, with Postgres sessions idle in ClientRead).
@@ -41,7 +45,7 @@ export function reportingHandlers(deps: { db: Db; afterCommit?: () => void }): R
     store: async (event, ctx) => {
       const outcome = await record(event, ctx);
       // After the commit: the day refresher picks up the days the event marked dirty at once.
-      afterCommit();
+      afterCommit(1);
       return outcome;
     },
     storeBatch: async (items) => {
@@ -61,7 +65,7 @@ export function reportingHandlers(deps: { db: Db; afterCommit?: () => void }): R
         await recordEvents(tx, fold);
         return result;
       });
-      afterCommit();
+      afterCommit(items.length);
       items.forEach(({ ctx }, i) => {
         if (outcomes[i] === 'duplicate')
           ctx.logger.info({ handler: STORE_HANDLER }, 'event already handled; skipped (inbox)');

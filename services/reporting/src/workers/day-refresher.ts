@@ -12,6 +12,11 @@ export interface DayRefresher {
   start(): void;
   /** Refresh now (after a handler committed) instead of at the next poll. */
   wake(): void;
+  /**
+   * Events are pouring in (a full batch was just folded): for a while, pause at least `backlogGapMs` after each
+   * run, so the days a backlog keeps dirtying are refreshed once per round rather than after every batch.
+   */
+  backlog(): void;
   /** Stops the loop and waits for the running batch. */
   stop(): Promise<void>;
 }
@@ -34,9 +39,14 @@ export function createDayRefresher(options: {
    * its pause.
    */
   busyGapMs?: number;
+  /** The pause after a run while a backlog is being folded (default 1 s; see `backlog()`). */
+  backlogGapMs?: number;
 }): DayRefresher {
   const intervalMs = options.intervalMs ?? 100;
   const busyGapMs = options.busyGapMs ?? 0;
+  const backlogGapMs = options.backlogGapMs ?? 1_000;
+  /** When a full batch was last folded. */
+  let backlogAt = -Infinity;
   const batchSize = options.batchSize ?? 200;
   let stopping = false;
   let woken = false;
@@ -83,7 +93,8 @@ export function createDayRefresher(options: {
         woken = false;
         // At least four times the run's own time: a refresh over many days reads whole fact tables, and during a
         // backlog it should take at most a fifth of the time, leaving the rest to the event batches.
-        await pause(Math.max(busyGapMs, 4 * (Date.now() - started)));
+        const inBacklog = Date.now() - backlogAt < backlogGapMs;
+        await pause(Math.max(busyGapMs, 4 * (Date.now() - started), inBacklog ? backlogGapMs : 0));
         if (stopping) break;
         if (refreshed === batchSize || woken) continue;
       } else if (woken) continue;
@@ -103,6 +114,9 @@ export function createDayRefresher(options: {
         sleeper = undefined;
         resolve();
       }
+    },
+    backlog() {
+      backlogAt = Date.now();
     },
     async stop() {
       stopping = true;
