@@ -4,6 +4,8 @@ import { useIsMobile } from '../hooks/useIsMobile';
 import { EmptyState } from './EmptyState';
 import { QueryError } from './QueryError';
 
+const TABLE_MIN_WIDTH = 900;
+
 /** What the list needs to know of its query (a react-query result fits). */
 export interface ListQuery {
   isPending: boolean;
@@ -118,6 +120,8 @@ export function ResponsiveList<T extends object>({
         // Only the first load shows the overlay; another page keeps the rows and dims them (one cheap class change).
         loading={query.isPending}
         rowClassName={stale ? 'dash-row--stale' : undefined}
+        // Narrow desktops scroll the table sideways rather than squeezing its columns.
+        scroll={{ x: TABLE_MIN_WIDTH }}
         locale={{ emptyText: query.isPending ? ' ' : <EmptyState text={emptyText} /> }}
         rowSelection={
           rowSelection && {
