@@ -133,7 +133,9 @@ describe('invoice search plans at 100,000 invoices', () => {
   const cases: [string, Omit<InvoiceListFilters, 'limit' | 'offset'>][] = [
     ['number prefix', { search: 'INV-0123' }],
     ['number prefix, paid', { search: 'INV-0456', status: 'paid' }],
+    ['broad number prefix (10% of invoices)', { search: 'INV-09' }],
     ['job number', { search: 'JOB-09876' }],
+    ['digits of both an invoice number and its job number', { search: '01234' }],
     ['rare name fragment', { search: 'olivia smith 3' }],
     ['common name fragment (1 in 35 customers)', { search: 'Patel' }],
     ['common name fragment, overdue', { search: 'Patel', status: 'overdue' }],
