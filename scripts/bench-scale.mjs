@@ -38,8 +38,9 @@ const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/tyres_bench_scale';
 const PREFIX = 'bench-scale';
 const SLOTS = ['8-10 AM', '10-12 AM', '12-2 PM', '2-4 PM'];
-const CONSUMER_SCHEMAS = ['jobs', 'billing', 'reporting', 'booking', 'gateway'];
-const OUTBOX_SCHEMAS = SERVICES.map((s) => s.name);
+// Postgres schemas: each service's own, the gateway's is `identity`.
+const CONSUMER_SCHEMAS = ['jobs', 'billing', 'reporting', 'booking', 'identity'];
+const OUTBOX_SCHEMAS = ['booking', 'jobs', 'billing', 'reporting', 'notify', 'identity'];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (s) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
@@ -482,6 +483,8 @@ async function main() {
     PUBLIC_LIMIT_PHOTO_UPLOADS_PER_HOUR: '10000000',
     PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR: '10000000',
     PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR: '10000000',
+    // Every bench booking takes its own (date, slot): as far ahead as the booking service allows (~10,000 slots).
+    BOOKING_HORIZON_DAYS: '3660',
     // Ports of their own (other benches: 18080-18580, offsets 10000-10580).
     GATEWAY_PORT: Number(process.env.BENCH_GATEWAY_PORT ?? 18780),
     PORT_OFFSET: Number(process.env.BENCH_PORT_OFFSET ?? 10780),
@@ -639,13 +642,15 @@ async function main() {
       const drained = await waitForDrain(db);
       const lag = await lagByConsumer(db, from, to);
       const p99 = worstP99(lag);
-      steps.push({ fraction, rate: stepRate, achieved: load.achievedRate, p99, lag, drained });
+      // Sustained: (nearly) every offered booking accepted, and every consumer's lag p99 under 2 s.
+      const ok = load.achievedRate >= 0.95 * load.offeredRate && p99 < LAG_BUDGET_MS;
+      steps.push({ fraction, rate: stepRate, achieved: load.achievedRate, p99, lag, drained, ok });
       log(
         `step ${stepRate}/s (${(fraction * 100).toFixed(0)}%): achieved ${load.achievedRate.toFixed(1)}/s, worst consumer lag p99 ${fmt(p99)} ms (${Object.entries(lag).sort((a, b) => b[1].p99 - a[1].p99)[0]?.[0]}), drained in ${(drained / 1000).toFixed(1)} s`,
       );
-      if (!(p99 < LAG_BUDGET_MS)) break;
+      if (!ok) break;
     }
-    const sustained = steps.filter((s) => s.p99 < LAG_BUDGET_MS).at(-1);
+    const sustained = steps.filter((s) => s.ok).at(-1);
 
     const { lost, doubled } = await lostAndDoubled(db, accepted, staff.invoiced);
     const loadAtEnd = os.loadavg()[0];
@@ -691,7 +696,7 @@ async function main() {
     console.log('\nstep search (same mix, no kill):');
     for (const s of steps)
       console.log(
-        `  ${String(s.rate).padStart(4)}/s offered (${(s.fraction * 100).toFixed(0)}% of booking-only)  achieved ${s.achieved.toFixed(1)}/s  worst lag p99 ${fmt(s.p99)} ms  ${s.p99 < LAG_BUDGET_MS ? 'ok' : 'OVER 2 s'}`,
+        `  ${String(s.rate).padStart(4)}/s offered (${(s.fraction * 100).toFixed(0)}% of booking-only)  achieved ${s.achieved.toFixed(1)}/s  worst lag p99 ${fmt(s.p99)} ms  ${s.ok ? 'ok' : s.p99 < LAG_BUDGET_MS ? 'NOT SUSTAINED (bookings refused)' : 'OVER 2 s'}`,
       );
     if (steps.length) printLag(`lag at the last step (${steps.at(-1).rate}/s):`, steps.at(-1).lag);
 

@@ -60,7 +60,8 @@ export function replicaEnv(env, r) {
 export function haproxyConfig(layout) {
   const lines = [
     'global',
-    '  maxconn 20000',
+    // Each connection needs two descriptors (client and server side): 8,000 stays under a 20,000 descriptor limit.
+    '  maxconn 8000',
     '',
     'defaults',
     '  mode http',
@@ -139,10 +140,13 @@ export async function startReplicas(env, { quiet = false, onExit } = {}) {
 
   // -db: stay in the foreground, so it is this script's child and stops with it.
   const lb = spawn(haproxy, ['-db', '-f', configFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let lbOutput = '';
   for (const stream of [lb.stdout, lb.stderr])
     stream.on('data', (chunk) => {
+      lbOutput = (lbOutput + chunk).slice(-4000);
       if (!quiet) process.stdout.write(`haproxy  │ ${chunk}`);
     });
+  const lbExited = new Promise((resolve) => lb.once('exit', resolve));
 
   /** procs[name][r]: the running child of replica r of a service. */
   const procs = Object.fromEntries(layout.services.map((s) => [s.name, []]));
@@ -162,7 +166,8 @@ export async function startReplicas(env, { quiet = false, onExit } = {}) {
   try {
     for (const s of layout.services) for (let r = 0; r < REPLICAS; r++) launch(s.name, r);
     await waitForHealthy(all(), 120_000);
-    await waitForBackendsUp(layout.statsPort, 30_000);
+    const up = waitForBackendsUp(layout.statsPort, 30_000).then(() => 'up');
+    if ((await Promise.race([up, lbExited])) !== 'up') throw new Error(`HAProxy exited:\n${lbOutput}`);
   } catch (err) {
     stopping = true;
     await stopServices(all());
