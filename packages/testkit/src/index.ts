@@ -29,3 +29,4 @@ export { createRedisClient, deleteRedisKeysByPrefix } from './redis';
 export { waitFor, waitForExpect, sleep, type WaitForOptions } from './wait';
 export { startTcpProxy, type TcpProxy } from './proxy';
 export { migratedServiceDatabase, migrationsFingerprint } from './service-database';
+export { identityKeyPair } from './identity';

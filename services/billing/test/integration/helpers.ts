@@ -1,4 +1,5 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { identityKeyPair } from '@tyres/testkit';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -26,13 +27,8 @@ import { migratedServiceDatabase } from '@tyres/testkit';
 import { configSchema, type Config } from '../../src/config';
 import { startBilling, type BillingOverrides, type BillingService } from '../../src/service';
 
-export function keyPair() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return {
-    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-}
+/** The gateway's ES256 key pair, one per suite. */
+export const keyPair = identityKeyPair;
 
 export interface TestBilling extends BillingService {
   baseUrl: string;

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { identityKeyPair } from '@tyres/testkit';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -20,13 +20,8 @@ export function migratedGatewayDatabase(label: string): Promise<TestDatabase> {
   return migratedServiceDatabase('gateway', label);
 }
 
-export function keyPair() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return {
-    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-}
+/** The gateway's ES256 key pair, one per suite. */
+export const keyPair = identityKeyPair;
 
 export interface SeenRequest {
   method: string;

@@ -1,4 +1,5 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { identityKeyPair } from '@tyres/testkit';
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import pino from 'pino';
 import request from 'supertest';
@@ -39,14 +40,8 @@ export function testLogger(): Logger {
   return (level ? pino({ level }) : noopLogger) as Logger;
 }
 
-/** The gateway's ES256 key pair, generated per suite (see packages/service-kit/src/identity.test.ts). */
-export function identityKeys() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return {
-    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-}
+/** The gateway's ES256 key pair, one per suite. */
+export const identityKeys = identityKeyPair;
 
 /** A date `days` after today in Perth. */
 export function perthDatePlus(days: number): string {
