@@ -169,7 +169,7 @@ async function lagByConsumer(db, from, to) {
 
 // --- HTTP -------------------------------------------------------------------------------------------------------
 
-const counters = { status: {}, networkErrors: 0, fiveXX: 0 };
+const counters = { status: {}, networkErrors: 0, fiveXX: 0, firstBody: {} };
 async function request(base, path, { method = 'GET', body, headers = {}, timeoutMs = 15_000 } = {}) {
   try {
     const res = await fetch(`${base}${path}`, {
@@ -181,6 +181,9 @@ async function request(base, path, { method = 'GET', body, headers = {}, timeout
     const text = await res.text();
     counters.status[res.status] = (counters.status[res.status] ?? 0) + 1;
     if (res.status >= 500) counters.fiveXX += 1;
+    // The first answer of each error status, to say where it came from (HAProxy, the gateway, a service).
+    if (res.status >= 500 && !counters.firstBody[res.status])
+      counters.firstBody[res.status] = `${method} ${path}: ${text.slice(0, 200)}`;
     let json = null;
     try {
       json = JSON.parse(text);
@@ -319,9 +322,9 @@ async function staffActions(base, cookie, technicians, jobId, assignments, staff
   const until = async (fn) => {
     for (let attempt = 0; ; attempt++) {
       const res = await fn();
-      if (res.status !== 404 || attempt >= 20) return res;
+      if (res.status !== 404 || attempt >= 30) return res;
       staff.notYet += 1;
-      await sleep(500);
+      await sleep(1000);
     }
   };
   const tech = technicians[technicianCursor++ % technicians.length];
@@ -557,7 +560,7 @@ async function main() {
     log(`draining the burst's events… ${(await waitForDrain(db)) / 1000} s`);
 
     // --- 2. main run ------------------------------------------------------------------------------------------
-    const rate = Number(process.env.BENCH_RATE ?? Math.max(2, Math.round(bookingOnlyRate * 0.4)));
+    const rate = Number(process.env.BENCH_RATE ?? Math.max(2, Math.ceil(bookingOnlyRate * 0.4)));
     const wsUrl = `${base.replace('http', 'ws')}/ws/notifications`;
     const me = await (await fetch(`${base}/api/user`, { headers: { Cookie: adminCookie } })).json();
     for (let i = 0; i < CLIENTS; i++) {
@@ -629,13 +632,15 @@ async function main() {
         .filter(([, v]) => v > 0),
     );
     const mainLag = await lagByConsumer(db, mainFrom, mainTo);
+    const mainStaff = { ...staff.codes };
+    const mainNotYet = staff.notYet;
     const ws = await websocketReport(clients, accepted, assignments, base, adminCookie, technicianCookies);
     const traffic = await stack.stats();
 
     // --- 3. step search -------------------------------------------------------------------------------------
     const steps = [];
     for (const fraction of STEPS) {
-      const stepRate = Math.max(1, Math.round(bookingOnlyRate * fraction));
+      const stepRate = Math.max(1, Math.ceil(bookingOnlyRate * fraction));
       const from = Date.now();
       const load = await offerLoad(ctx, stepRate, STEP_SECONDS);
       const to = Date.now();
@@ -673,8 +678,9 @@ async function main() {
     );
     console.log(`  HTTP answers: ${JSON.stringify(mainStatus)}; 5xx ${mainFive}; network errors ${mainNet}`);
     console.log(
-      `  staff actions: ${JSON.stringify(staff.codes)} (404 retried while the job or snapshot was on its way: ${staff.notYet})`,
+      `  staff actions: ${JSON.stringify(mainStaff)} (404 retried while the job or snapshot was on its way: ${mainNotYet})`,
     );
+    for (const [code, body] of Object.entries(counters.firstBody)) console.log(`  first ${code}: ${body}`);
     console.log(`  unexpected exits: ${crashes.length ? crashes.join('; ') : 'none'}`);
     printLag('event lag, outbox insert → effect committed (main run, kill included):', mainLag);
     console.log(
