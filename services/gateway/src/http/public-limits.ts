@@ -22,25 +22,16 @@ export const DEFAULT_HOURLY_LIMITS: HourlyLimits = {
   paymentIntents: 20,
 };
 
-/** The environment variable that sets each group's hourly limit (.env.example lists them). */
-export const LIMIT_VARIABLES = {
-  quotes: 'PUBLIC_LIMIT_QUOTES_PER_HOUR',
-  bookings: 'PUBLIC_LIMIT_BOOKINGS_PER_HOUR',
-  photoUploads: 'PUBLIC_LIMIT_PHOTO_UPLOADS_PER_HOUR',
-  addressSuggestions: 'PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR',
-  paymentIntents: 'PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR',
-} as const satisfies Record<LimitGroup, string>;
-
 const perHour = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-/** The variables in the gateway's environment schema (config.ts spreads this in). */
+/** Each group's hourly limit from the environment (config.ts spreads these in; .env.example lists them). */
 export const publicLimitsEnv = {
   PUBLIC_LIMIT_QUOTES_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.quotes),
   PUBLIC_LIMIT_BOOKINGS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.bookings),
   PUBLIC_LIMIT_PHOTO_UPLOADS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.photoUploads),
   PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.addressSuggestions),
   PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.paymentIntents),
-} satisfies Record<(typeof LIMIT_VARIABLES)[LimitGroup], unknown>;
+};
 
 /** The hourly limits from the parsed configuration. */
 export function hourlyLimits(config: { [K in keyof typeof publicLimitsEnv]: number }): HourlyLimits {
