@@ -11,6 +11,7 @@
 // Each path: a discarded warm-up, then autocannon for BENCH_DURATION s with BENCH_CONNECTIONS connections.
 //
 //   BENCH_JOBS=50000 BENCH_BOOKINGS=50000 BENCH_INVOICES=100000 BENCH_CONNECTIONS=10 BENCH_DURATION=8 npm run bench:hot-paths
+//   BENCH_PATHS=invoices npm run bench:hot-paths     (only the paths whose name contains the text)
 // The machine is shared: the load average is printed before and after every path; compare figures with it.
 import os from 'node:os';
 import { createRequire } from 'node:module';
@@ -410,9 +411,11 @@ async function main() {
         ),
       },
     ];
-    for (const c of cases) c.sample = await probe(base, c.paths[0], c.headers);
+    // BENCH_PATHS=invoices (a substring of the names) measures only those paths.
+    const chosen = cases.filter((c) => !process.env.BENCH_PATHS || c.name.includes(process.env.BENCH_PATHS));
+    for (const c of chosen) c.sample = await probe(base, c.paths[0], c.headers);
 
-    for (const c of cases) {
+    for (const c of chosen) {
       await measure(base, c.paths, c.headers, WARMUP); // JIT, pools, caches; discarded
       const loadBefore = os.loadavg()[0];
       const r = await measure(base, c.paths, c.headers, DURATION);
