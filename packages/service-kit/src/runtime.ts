@@ -14,7 +14,9 @@ import {
   type Publisher,
   type SqlExecutor,
   type TransactionRunner,
+  registerPipelineMetrics,
 } from '@tyres/events';
+import type { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import { createServiceApp, dependencyCheck, type ReadinessCheck } from './app';
 import { identityMiddleware } from './identity';
@@ -54,6 +56,8 @@ export interface HttpLayer {
   app: Express | http.RequestListener;
   setDraining(): void;
   onUpgrade?: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** The /metrics registry (createServiceApp's): `listen` adds the event pipeline's lag metrics to it. */
+  registry?: Registry;
 }
 
 export interface ServiceRuntimeOptions<TDb extends ServiceDb> {
@@ -166,6 +170,9 @@ export function createServiceRuntime<TDb extends ServiceDb>(
       if (listenOptions.start) await listenOptions.start();
       const server = await startHttpServer(httpLayer.app, config.PORT, config.HOST);
       if (httpLayer.onUpgrade) server.server.on('upgrade', httpLayer.onUpgrade);
+      // Every service shows how far behind its pipeline is (outbox backlog, consumer lag; k8s/base/alerts.yaml).
+      if (httpLayer.registry)
+        registerPipelineMetrics({ registry: httpLayer.registry, relay, ...(consuming ? { bus } : {}) });
       logger.info({ port: server.port }, `${name} listening`);
 
       // Shutdown order matters: readiness fails first, then in-flight requests drain, then consumers finish
@@ -233,5 +240,5 @@ export function serviceHttp(options: {
   });
   svc.app.use(identityMiddleware(options.identityPublicKey));
   options.routes(svc.app);
-  return { app: svc.finalize(), setDraining: svc.setDraining };
+  return { app: svc.finalize(), setDraining: svc.setDraining, registry: svc.metrics.registry };
 }

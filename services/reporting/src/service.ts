@@ -1,4 +1,3 @@
-import { registerPipelineMetrics } from '@tyres/events';
 import {
   createServiceApp,
   createServiceRuntime,
@@ -53,13 +52,11 @@ export async function startReporting(
     }),
   );
 
-  // service-kit's serviceHttp, spelled out for its metrics registry: the pipeline's lag metrics (outbox backlog and
-  // relay rate, consumer lag, queue depth, oldest unhandled event) go on the service's /metrics.
+  // service-kit's serviceHttp, spelled out; the registry goes to the runtime, which adds the pipeline's lag metrics.
   const svc = createServiceApp({ name: 'reporting', logger, readiness: runtime.readiness });
   svc.app.use(identityMiddleware(config.INTERNAL_JWT_PUBLIC_KEY));
   mountRoutes(reports)(svc.app);
-  registerPipelineMetrics({ registry: svc.metrics.registry, relay: runtime.relay, bus: runtime.bus });
-  const http = { app: svc.finalize(), setDraining: svc.setDraining };
+  const http = { app: svc.finalize(), setDraining: svc.setDraining, registry: svc.metrics.registry };
   return runtime.listen(http, {
     start: async () => {
       refresher.start();

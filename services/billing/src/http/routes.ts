@@ -56,5 +56,5 @@ export function billingHttp(options: {
   svc.app.use(rejectNulCharacters);
   svc.app.use(identityMiddleware(options.identityPublicKey));
   mountRoutes(svc.app, options.useCases);
-  return { app: svc.finalize(), setDraining: svc.setDraining };
+  return { app: svc.finalize(), setDraining: svc.setDraining, registry: svc.metrics.registry };
 }

@@ -507,6 +507,17 @@ describe('jobs: event consumers', () => {
     });
   });
 
+  it("/metrics shows an operator how far behind jobs' pipeline is (the runtime adds it to every service)", async () => {
+    const text = (await h.http.get('/metrics')).text;
+    for (const name of [
+      'outbox_backlog_events',
+      'outbox_published_events_total',
+      'event_consumer_queue_depth',
+    ])
+      expect([name, text.includes(`\n${name}`)]).toEqual([name, true]);
+    expect(text).toMatch(/outbox_backlog_events\{service="jobs"\} \d+/);
+  });
+
   it('the stored list documents and counts match the jobs (the triggers covered every change above)', async () => {
     expect(await h.runtime.repositories.jobs.staleDocuments()).toBe(0);
     expect(await h.runtime.repositories.jobs.wrongCounts()).toBe(0);

@@ -51,5 +51,6 @@ export function notifyHttp(options: NotifyHttpOptions): HttpLayer {
       svc.setDraining();
     },
     onUpgrade,
+    registry: svc.metrics.registry,
   };
 }
