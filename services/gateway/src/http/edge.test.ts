@@ -167,6 +167,11 @@ beforeEach(() => {
 
 const call = (path: string, init: RequestInit = {}) => fetch(baseUrl + path, init);
 
+/** Waits (up to 5 s) until the condition holds. */
+async function until(condition: () => boolean) {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 describe('proxied routes', () => {
   it('refuses a cross-site state change before it reaches the service, for anonymous and staff callers', async () => {
     const anonymous = await call('/api/bookings', {
@@ -383,7 +388,7 @@ describe('public limits', () => {
   });
 
   it('forwards nothing for a client that left while its limit was looked up', async () => {
-    limitDelayMs = 100;
+    limitDelayMs = 300;
     const gone = new AbortController();
     const booking = call('/api/bookings', {
       method: 'POST',
@@ -391,7 +396,7 @@ describe('public limits', () => {
       headers: { 'x-request-id': 'trace-left' },
       signal: gone.signal,
     }).catch((err: Error) => err.name);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await until(() => counted.length > 0);
     gone.abort();
     expect(await booking).toBe('AbortError');
     // Past the upstream timeout too: no call was left waiting on the service.
@@ -475,16 +480,21 @@ describe('request id and access log', () => {
   });
 
   it('logs a request whose client went away before its answer (499), and drops the upstream call quietly', async () => {
+    let looked = false;
+    sessionLookup = async () => {
+      looked = true;
+      return admin;
+    };
     const gone = new AbortController();
     const call1 = call('/api/dashboard/jobs', {
       headers: { Cookie: 'session=admin', 'x-request-id': 'trace-gone' },
       signal: gone.signal,
     }).catch((err: Error) => err.name);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => looked);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     gone.abort();
     expect(await call1).toBe('AbortError');
-    for (let i = 0; i < 50 && !lines.some((l) => l.correlationId === 'trace-gone'); i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => lines.some((l) => l.correlationId === 'trace-gone'));
     // Past the upstream timeout: the dropped call neither times out nor logs anything more.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(lines.filter((l) => l.correlationId === 'trace-gone')).toEqual([
