@@ -685,6 +685,8 @@ async function main() {
         ...serviceEnv,
         PORT: String(BILLING_PORT),
         PAYMENTS_MODE: 'test',
+        // Production mode refuses to start without a webhook secret (issue 14); the bench never receives webhooks.
+        STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET || 'whsec_bench_not_a_real_secret',
         RUN_WORKERS: 'false',
         BOOKING_URL: 'http://127.0.0.1:9',
       });
