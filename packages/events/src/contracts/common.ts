@@ -4,6 +4,7 @@
  * (Australia/Perth), instants are ISO-8601 date-times and money is a 2-decimal string (see `money`).
  */
 import { z } from 'zod';
+import { SERVICE_TYPES, TIME_SLOT_LABELS, type ServiceType, type TimeSlot } from '@tyres/kernel';
 
 export { money } from '../money';
 
@@ -13,11 +14,11 @@ export const isoDate = z.iso.date();
 /** An instant, ISO-8601 with `Z` or an offset (e.g. `new Date().toISOString()`). */
 export const isoDateTime = z.iso.datetime({ offset: true });
 
-export const serviceType = z.enum(['new-tyres', 'puncture-repair', 'battery-service', 'emergency-callout']);
-export type ServiceType = z.infer<typeof serviceType>;
+// The business's services and slots are the kernel's (written once); a change there is a contract change here.
+export const serviceType = z.enum(SERVICE_TYPES as unknown as [ServiceType, ...ServiceType[]]);
+export type { ServiceType, TimeSlot };
 
-export const timeSlot = z.enum(['8-10 AM', '10-12 AM', '12-2 PM', '2-4 PM']);
-export type TimeSlot = z.infer<typeof timeSlot>;
+export const timeSlot = z.enum(TIME_SLOT_LABELS as [TimeSlot, ...TimeSlot[]]);
 
 export const paymentMethod = z.enum(['onsite', 'prepaid']);
 export type PaymentMethod = z.infer<typeof paymentMethod>;
