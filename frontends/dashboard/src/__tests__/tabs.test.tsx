@@ -401,4 +401,30 @@ describe('live notifications', () => {
     });
     expect(FakeSocket.instances).toHaveLength(2);
   });
+
+  test('after a reconnect the job lists are refetched: bookings made while it was down were never sent', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    stubFetch({});
+    const { queryClient } = renderWithApp(
+      <NotificationCenter>
+        <p>dashboard</p>
+      </NotificationCenter>,
+    );
+    const invalidate = jest.spyOn(queryClient, 'invalidateQueries');
+    act(() => FakeSocket.instances[0]!.open());
+    act(() => {
+      jest.advanceTimersByTime(5000);
+    });
+    // The first connection has nothing to catch up on.
+    expect(invalidate).not.toHaveBeenCalledWith({ queryKey: ['/api/dashboard/jobs-with-details'] });
+    act(() => FakeSocket.instances[0]!.drop());
+    act(() => {
+      jest.advanceTimersByTime(1000);
+    });
+    act(() => FakeSocket.instances[1]!.open());
+    act(() => {
+      jest.advanceTimersByTime(0);
+    });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/dashboard/jobs-with-details'] });
+  });
 });

@@ -155,9 +155,17 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
         timers.add(timer);
       }
     };
+    // The live feed is at most once: what happened while the connection was down is never sent again. So when it
+    // comes back (live after connecting once already), the lists are refetched to catch up.
+    let wasLive = false;
     const conn = new NotificationConnection({
       url: notificationsUrl(window.location),
-      onStatus: setStatus,
+      onStatus: (next) => {
+        setStatus(next);
+        if (next !== 'live') return;
+        if (wasLive) refreshLists();
+        wasLive = true;
+      },
       onNotification: (notification) => {
         dispatch({ type: 'add', notification, receivedAt: Date.now() });
         refreshLists();
