@@ -49,7 +49,10 @@ function listWhere(query: ListQuery): { sql: string; params: unknown[] } {
   });
 }
 
-/** The same filter over jobs.job_counts (live jobs per status and technician; nil UUID = unassigned). */
+/**
+ * The same filter over jobs.job_counts and jobs.job_count_deltas (live jobs per status and technician, and the
+ * changes not folded in yet; nil UUID = unassigned).
+ */
 function countWhere(query: ListQuery): { sql: string; params: unknown[] } {
   return filterSql(query, {
     live: 'TRUE',
@@ -88,7 +91,8 @@ function filterSql(
 
 /**
  * The list statement (exported for the plan test in test/integration/lists.int.test.ts): the page's stored documents
- * joined into one JSON array text in page order, and the total from job_counts (a handful of rows, not count(*)).
+ * joined into one JSON array text in page order, and the total from job_counts and its pending deltas (a handful
+ * of rows, not count(*)).
  * Whatever the table size, the page is an index range scan on a partial list index (migration *_jobs_core):
  *
  *   - first page (the dashboard's landing view, the benchmark): the index scan reaches the 50 rows directly and
@@ -103,7 +107,9 @@ export function listSql(query: ListQuery, shape: JobShape): { sql: string; param
   const counted = countWhere(query); // same parameters, same order
   const n = where.params.length;
   const doc = shape === 'details' ? '"doc"' : '"doc_dashboard"';
-  const total = `(SELECT COALESCE(sum(c."n"), 0)::int FROM "jobs"."job_counts" c WHERE ${counted.sql}) AS "total"`;
+  // job_counts plus the deltas not folded into it yet (migration *_list_count_deltas), read in one snapshot.
+  const total = `((SELECT COALESCE(sum(c."n"), 0) FROM "jobs"."job_counts" c WHERE ${counted.sql})
+    + (SELECT COALESCE(sum(c."delta"), 0) FROM "jobs"."job_count_deltas" c WHERE ${counted.sql}))::int AS "total"`;
   const order = `ORDER BY j."created_at" DESC, j."id" DESC`;
   if (query.offset === 0) {
     const sql = `
@@ -182,13 +188,19 @@ export class JobsRepository {
     return row ? (JSON.parse(row.doc) as DetailedJob) : undefined;
   }
 
-  /** Rows of job_counts that differ from counting the jobs (0 = consistent). For tests and health checks. */
+  /**
+   * (status, technician) keys whose kept count (job_counts plus pending deltas) differs from counting the jobs
+   * (0 = consistent). For tests and health checks.
+   */
   async wrongCounts(): Promise<number> {
     const rows = await this.db.$queryRawUnsafe<{ wrong: number }[]>(
       `SELECT count(*)::int AS "wrong" FROM (
          SELECT "status", COALESCE("assigned_technician_id", '${NIL_UUID}'::uuid) AS "technician_id", count(*)::int AS "n"
          FROM "jobs"."jobs" WHERE "deleted_at" IS NULL GROUP BY 1, 2) actual
-       FULL JOIN (SELECT * FROM "jobs"."job_counts" WHERE "n" > 0) kept USING ("status", "technician_id")
+       FULL JOIN (SELECT "status", "technician_id", sum("n")::int AS "n"
+                  FROM (SELECT "status", "technician_id", "n" FROM "jobs"."job_counts"
+                        UNION ALL SELECT "status", "technician_id", "delta" FROM "jobs"."job_count_deltas") k
+                  GROUP BY 1, 2 HAVING sum("n") <> 0) kept USING ("status", "technician_id")
        WHERE actual."n" IS DISTINCT FROM kept."n"`,
     );
     return rows[0]?.wrong ?? 0;
