@@ -94,6 +94,17 @@ describe('service app', () => {
     const undecodable = await request(app).post('/things/%E0%A4%A').send({});
     expect(undecodable.status).toBe(400);
     expect(undecodable.body.code).toBe('malformed_url');
+    // A lone UTF-16 surrogate as JSON's escape sends it (issue 14: "name":"A\ud800" was a 500 from the outbox).
+    for (const raw of ['{"name":"A\\ud800"}', '{"notes":"\\udc00 tail"}', '{"vehicle":{"make":"\\ud83d"}}']) {
+      const lone = await request(app).post('/things/1').set('Content-Type', 'application/json').send(raw);
+      expect([raw, lone.status, lone.body.code]).toEqual([raw, 400, 'invalid_characters']);
+    }
+    // A surrogate pair (an emoji) is a character: accepted.
+    const pair = await request(app)
+      .post('/things/1')
+      .set('Content-Type', 'application/json')
+      .send('{"notes":"\\ud83d\\ude97"}');
+    expect(pair.body.body).toEqual({ notes: '\u{1F697}' });
     expect((await request(app).post('/things/ok').send({ notes: 'Zoë' })).body).toEqual({
       id: 'ok',
       body: { notes: 'Zoë' },
