@@ -21,6 +21,20 @@ import {
 } from './lib/stack.mjs';
 
 const database = `tyres_fault_${process.pid}`;
+/** The whole jest run's wall-clock limit (the suite takes about a minute). */
+const FAULT_TIMEOUT_MS = Number(process.env.FAULT_TIMEOUT_MS ?? 10 * 60_000);
+let running;
+
+// Ctrl-C or a CI job's SIGTERM mid-outage: stop jest, put Redis and RabbitMQ back, then exit.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`fault stage: ${signal}, restoring Redis and RabbitMQ before exiting`);
+    running?.kill('SIGKILL');
+    restoreInfrastructure()
+      .catch((err) => console.error(err))
+      .finally(() => process.exit(130));
+  });
+}
 const adminUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 async function sql(query) {
@@ -71,6 +85,7 @@ async function main() {
           '--selectProjects',
           'fault',
           '--runInBand',
+          '--forceExit',
           '--json',
           `--outputFile=${path.join(ROOT, '.run', 'jest-fault.json')}`,
           ...process.argv.slice(2),
@@ -86,7 +101,17 @@ async function main() {
           },
         },
       );
-      child.on('exit', (c) => resolve(c ?? 1));
+      running = child;
+      // A hung suite must not keep Redis or RabbitMQ down: past the limit it is killed and the finally restores.
+      const limit = setTimeout(() => {
+        console.error(`fault stage: jest still running after ${FAULT_TIMEOUT_MS / 1000} s, killing it`);
+        child.kill('SIGKILL');
+      }, FAULT_TIMEOUT_MS);
+      child.on('exit', (c) => {
+        clearTimeout(limit);
+        running = undefined;
+        resolve(c ?? 1);
+      });
     });
   } finally {
     await stopServices(procs);

@@ -29,8 +29,7 @@ async function until(what, check, timeoutMs) {
   }
 }
 
-/** Restarts whichever of Redis and RabbitMQ is down; says what it did. Throws if either stays down. */
-export async function restoreInfrastructure() {
+async function restoreRedis() {
   if (!(await redisUp())) {
     console.log('fault stage: Redis was down, starting it as .ci/run does');
     await exec('redis-server', [
@@ -48,6 +47,9 @@ export async function restoreInfrastructure() {
     await until('Redis', redisUp, 30_000);
   }
   await exec('redis-cli', [...REDIS, 'config', 'set', 'maxmemory-policy', 'noeviction']);
+}
+
+async function restoreRabbit() {
   if (!(await rabbitUp())) {
     console.log('fault stage: RabbitMQ was stopped, running rabbitmqctl start_app');
     await exec('rabbitmqctl', ['-q', 'start_app'], { timeout: 120_000 }).catch(async () => {
@@ -56,4 +58,16 @@ export async function restoreInfrastructure() {
     });
     await until('RabbitMQ', rabbitUp, 120_000);
   }
+}
+
+/**
+ * Restarts whichever of Redis and RabbitMQ is down; says what it did. Each is restored on its own (a Redis that will
+ * not start never leaves RabbitMQ stopped); throws afterwards if either stays down.
+ */
+export async function restoreInfrastructure() {
+  const results = await Promise.allSettled([restoreRedis(), restoreRabbit()]);
+  const failed = results
+    .filter((r) => r.status === 'rejected')
+    .map((r) => r.reason?.message ?? String(r.reason));
+  if (failed.length) throw new Error(`fault stage could not restore: ${failed.join('; ')}`);
 }
