@@ -16,6 +16,17 @@ function fakeRedis() {
       data.set(key, value);
       return Promise.resolve('OK');
     },
+    // The warm-up script (revocations.ts WARM_SCRIPT), same semantics.
+    eval: (_script: string, numKeys: number, ...rest: string[]) => {
+      if (state.down) return fail();
+      const keys = rest.slice(0, numKeys);
+      const args = rest.slice(numKeys);
+      if (data.get(keys[0]!) !== args[0]) return Promise.resolve(0);
+      for (let i = 2; i < keys.length; i++) data.set(keys[i]!, '1');
+      data.set(keys[1]!, args[1]!);
+      data.delete(keys[0]!);
+      return Promise.resolve(1);
+    },
     multi: () => {
       const queued: Array<[string, string]> = [];
       const chain = {
@@ -103,6 +114,27 @@ describe('Revocations', () => {
     await revocations.repair();
     expect(data.get('p:gateway:session:revoked:during')).toBe('1');
     expect(await revocations.isRevoked('during')).toBe(true);
+  });
+
+  it('a Redis restart while the cache is being rebuilt leaves it unmarked, so Postgres is still asked', async () => {
+    const { revocations, data, db, reads } = setup();
+    await revocations.revoke({ jti: 'early', userId: 'u', expiresAt: inAnHour() });
+    const revokedSession = db.revokedSession as unknown as { findMany: () => Promise<unknown[]> };
+    const read = revokedSession.findMany;
+    revokedSession.findMany = async () => {
+      const rows = await read();
+      // Redis restarts empty between the read and the write; a logout lands meanwhile (Postgres, then Redis).
+      data.clear();
+      await revocations.revoke({ jti: 'meanwhile', userId: 'u', expiresAt: inAnHour() });
+      data.clear();
+      return rows;
+    };
+    await expect(revocations.warm()).rejects.toThrow(/Redis restarted/);
+    expect(data.has('p:gateway:session:revocations-warm')).toBe(false);
+    revokedSession.findMany = read;
+    reads.count = 0;
+    expect(await revocations.isRevoked('meanwhile')).toBe(true);
+    expect(reads.count).toBeGreaterThan(0);
   });
 
   it('refuses to say revoked when Postgres cannot record it', async () => {

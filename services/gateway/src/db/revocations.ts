@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@tyres/service-kit';
 import type { Db } from './client';
@@ -29,6 +30,14 @@ const WARM_MARKER_TTL_SECONDS = 600;
  * With Redis down every check reads Postgres, so staff keep working; with Postgres down too the check throws a
  * database error, which the edge answers 503.
  */
+/** KEYS: sentinel, marker, revoked keys…; ARGV: sentinel token, marker value, marker TTL (s), each key's TTL (ms)…. */
+const WARM_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 3, #KEYS do redis.call('SET', KEYS[i], '1', 'PX', ARGV[i + 1]) end
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+redis.call('DEL', KEYS[1])
+return 1`;
+
 export class Revocations {
   /** Bumped on every failed Redis write; a warm-up only clears what it started after. */
   private failedWrites = 0;
@@ -86,24 +95,32 @@ export class Revocations {
     return count;
   }
 
-  /** Copies every unexpired revocation into Redis and sets the marker, atomically (one MULTI). Single flight. */
+  /**
+   * Copies every unexpired revocation into Redis and sets the marker, atomically. Single flight. A sentinel key is
+   * written before Postgres is read, and the copy (one Lua script) is applied only if the sentinel is still there:
+   * a Redis that restarted between the read and the write has lost it (and any revocation cached in between), so
+   * the marker is never set over an incomplete copy; the next check warms again.
+   */
   warm(): Promise<void> {
     this.warming ??= (async () => {
       const startedAt = this.failedWrites;
       try {
+        const token = randomUUID();
+        await this.redis.set(this.sentinelKey(), token, 'EX', 120);
         const rows = await this.db.revokedSession.findMany({
           where: { expiresAt: { gt: new Date() } },
           select: { jti: true, expiresAt: true },
         });
-        const multi = this.redis.multi();
+        const keys = [this.sentinelKey(), this.markerKey()];
+        const args = [token, new Date().toISOString(), String(this.markerTtlSeconds)];
         for (const row of rows) {
           const ms = row.expiresAt.getTime() - Date.now();
-          if (ms > 0) multi.set(this.key(row.jti), '1', 'PX', ms);
+          if (ms <= 0) continue;
+          keys.push(this.key(row.jti));
+          args.push(String(ms));
         }
-        multi.set(this.markerKey(), new Date().toISOString(), 'EX', this.markerTtlSeconds);
-        const results = await multi.exec();
-        const failed = results?.find(([err]) => err);
-        if (!results || failed) throw failed?.[0] ?? new Error('revocation warm-up was discarded');
+        const applied = await this.redis.eval(WARM_SCRIPT, keys.length, ...keys, ...args);
+        if (applied !== 1) throw new Error('revocation warm-up abandoned: Redis restarted while it ran');
         this.repairedUpTo = Math.max(this.repairedUpTo, startedAt);
         this.logger.info({ revocations: rows.length }, 'revocation cache warmed from Postgres');
       } finally {
@@ -129,6 +146,10 @@ export class Revocations {
 
   private key(jti: string) {
     return `${this.prefix}gateway:session:revoked:${jti}`;
+  }
+
+  private sentinelKey() {
+    return `${this.prefix}gateway:session:revocations-warming`;
   }
 
   private markerKey() {
