@@ -1,7 +1,8 @@
+import { formatMoney, MONEY_PATTERN, toCents } from '@tyres/kernel';
 import { z } from 'zod';
 
-/** Money on the wire: a decimal string with exactly two places ("123.45", "-5.00"). Never a float. */
-export const MONEY_PATTERN = /^-?\d+\.\d{2}$/;
+/** Money on the wire: the kernel's rule (a decimal string with exactly two places), re-exported for contracts. */
+export { MONEY_PATTERN };
 
 export const money = z
   .string()
@@ -14,29 +15,15 @@ export type Money = z.infer<typeof money>;
  * with at most 2 places ("12", "12.5", "-0.05"). Numbers are refused on purpose: convert at the edge.
  */
 export function toMoney(value: string | bigint | { toFixed(digits: number): string }): Money {
-  if (typeof value === 'bigint') {
-    const negative = value < 0n;
-    const abs = negative ? -value : value;
-    const units = abs / 100n;
-    const cents = (abs % 100n).toString().padStart(2, '0');
-    return `${negative ? '-' : ''}${units}.${cents}`;
-  }
-  if (typeof value === 'string') {
-    const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(value.trim());
-    if (!m) throw new RangeError(`Not a decimal with at most 2 places: ${JSON.stringify(value)}`);
-    const [, sign = '', units = '0', fraction = ''] = m;
-    return `${sign}${units}.${fraction.padEnd(2, '0')}`;
-  }
+  if (typeof value === 'bigint') return formatMoney(value);
+  if (typeof value === 'string') return formatMoney(toCents(value));
   const fixed = value.toFixed(2);
   if (!MONEY_PATTERN.test(fixed)) throw new RangeError(`Not a money value: ${fixed}`);
   return fixed;
 }
 
-/** Money string -> integer cents, for exact arithmetic. */
+/** Money string -> integer cents, for exact arithmetic. Only the wire format (exactly two places) is accepted. */
 export function moneyToCents(value: Money): bigint {
   if (!MONEY_PATTERN.test(value)) throw new RangeError(`Not a money string: ${JSON.stringify(value)}`);
-  const negative = value.startsWith('-');
-  const [units = '0', cents = '00'] = (negative ? value.slice(1) : value).split('.');
-  const abs = BigInt(units) * 100n + BigInt(cents);
-  return negative ? -abs : abs;
+  return toCents(value);
 }
