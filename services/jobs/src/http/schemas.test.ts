@@ -29,4 +29,29 @@ describe('line item body', () => {
     );
     expect(lineItemBody.safeParse({ description: 'x', unitPrice: '-1.00' }).success).toBe(false);
   });
+
+  it('keeps line amounts plain: unsigned decimals within Decimal(10,2), no symbols or float noise', () => {
+    const unitPrice = (v: unknown) => lineItemBody.safeParse({ description: 'x', unitPrice: v });
+    expect(unitPrice('99999999.99').data?.unitPrice).toBe('99999999.99');
+    expect(unitPrice(' 7.1 ').data?.unitPrice).toBe('7.10');
+    expect(unitPrice(0).data?.unitPrice).toBe('0.00');
+    for (const refused of [
+      '100000000.00',
+      '$12.00',
+      '1,234.00',
+      '+1',
+      '.5',
+      '12.',
+      '1e3',
+      '',
+      'abc',
+      -1,
+      1e21,
+      0.1 + 0.2,
+      null,
+      true,
+    ]) {
+      expect(unitPrice(refused).error?.issues[0]?.message).toBe('Must be a valid decimal amount');
+    }
+  });
 });

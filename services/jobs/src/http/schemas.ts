@@ -1,4 +1,4 @@
-import { formatMoney, isTimeSlot, TIME_SLOT_LABELS, toBusinessDate, toCents } from '@tyres/kernel';
+import { formatMoney, isTimeSlot, parseMoneyInput, TIME_SLOT_LABELS, toBusinessDate } from '@tyres/kernel';
 import { z } from 'zod';
 import { SCHEDULE_STATUSES, selectionForSchedule, type StatusSelection } from '../domain/schedule';
 import { JOB_STATUSES, normaliseStatusInput, type JobStatus } from '../domain/status';
@@ -117,12 +117,26 @@ export const listQuery = z
     return { selection, page: q.page, pageSize: q.pageSize };
   });
 
+const INVALID_AMOUNT = 'Must be a valid decimal amount';
+/**
+ * Jobs' line amounts are stricter than the kernel's money input (kept from before issue 13): a plain unsigned
+ * decimal only. No sign (a line's cost or price is never negative), no "$" or thousands separators, no exponent,
+ * and a number must be its cent value exactly (0.1 + 0.2 is refused, not read as 0.30). Places and the
+ * Decimal(10,2) limit are the kernel's rule.
+ */
+const PLAIN_UNSIGNED_DECIMAL = /^\d+(\.\d+)?$/;
+
 /** Money in: a decimal with up to 2 places, as a string or a number (spec section 5, stored data rules). */
-const moneyInput = z
-  .union([z.string(), z.number()], { error: 'Must be a valid decimal amount' })
-  .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
-  .refine((v) => /^\d{1,8}(\.\d{1,2})?$/.test(v), 'Must be a valid decimal amount')
-  .transform((v) => formatMoney(toCents(v)));
+const moneyInput = z.union([z.string(), z.number()], { error: INVALID_AMOUNT }).transform((v, ctx) => {
+  const plain = PLAIN_UNSIGNED_DECIMAL.test(typeof v === 'number' ? String(v) : v.trim());
+  const parsed = plain ? parseMoneyInput(v) : undefined;
+  const money = parsed?.ok ? formatMoney(parsed.cents) : undefined;
+  if (money === undefined || (typeof v === 'number' && Number(money) !== v)) {
+    ctx.addIssue({ code: 'custom', message: INVALID_AMOUNT });
+    return z.NEVER;
+  }
+  return money;
+});
 
 export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'note'] as const;
 
