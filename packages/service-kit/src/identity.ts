@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { RequestHandler } from 'express';
+import { LRUCache } from 'lru-cache';
 import { forbidden, unauthorized } from './errors';
 
 export type StaffRole = 'admin' | 'technician';
@@ -82,62 +83,30 @@ export function identityMiddleware(publicKeyPem: string): RequestHandler {
 /**
  * The gateway reuses one signed identity per user for up to half its life, so a service sees the same token
  * string many times. An ES256 check costs more than most handlers: a token that verified once is remembered
- * (by its exact bytes) until it expires. Bounded: the map is cleared when it grows past `max`.
+ * (by its exact bytes) until it expires, in an LRU bounded by `max`.
  */
 export class VerifiedTokens {
-  private readonly seen = new Map<string, { identity: Identity; expiresAtMs: number }>();
+  private readonly seen: LRUCache<string, Identity>;
 
   constructor(
     private readonly publicKey: KeyObject,
-    private readonly max = 10_000,
+    max = 10_000,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // The cache's clock is ours (tests move it), read on every lookup (no 1 ms resolution) so expiry is exact.
+    this.seen = new LRUCache<string, Identity>({ max, ttlResolution: 0, perf: { now } });
+  }
 
   verify(token: string): Identity {
     const hit = this.seen.get(token);
-    if (hit && hit.expiresAtMs > this.now()) return hit.identity;
-    if (hit) this.seen.delete(token);
-    const identity = verifyIdentity(this.publicKey, token, this.now());
-    const exp = (jwt.decode(token) as jwt.JwtPayload | null)?.exp;
-    if (typeof exp === 'number') {
-      if (this.seen.size >= this.max) this.seen.clear();
-      this.seen.set(token, { identity, expiresAtMs: exp * 1000 });
-    }
-    return identity;
-  }
-}
-
-/**
- * Signing side of the cache above: one token per user, re-signed when less than half its life is left (or the
- * user's name or role changed). Bounded like VerifiedTokens.
- */
-export class IdentitySigner {
-  private readonly issued = new Map<
-    string,
-    { token: string; username: string; role: StaffRole; renewAtMs: number }
-  >();
-
-  constructor(
-    private readonly privateKey: KeyObject,
-    private readonly ttlSeconds = 60,
-    private readonly max = 10_000,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  sign(identity: Identity): string {
+    if (hit) return hit;
     const now = this.now();
-    const hit = this.issued.get(identity.id);
-    if (hit && hit.renewAtMs > now && hit.username === identity.username && hit.role === identity.role)
-      return hit.token;
-    const token = signIdentity(this.privateKey, identity, this.ttlSeconds);
-    if (this.issued.size >= this.max) this.issued.clear();
-    this.issued.set(identity.id, {
-      token,
-      username: identity.username,
-      role: identity.role,
-      renewAtMs: now + (this.ttlSeconds * 1000) / 2,
-    });
-    return token;
+    const identity = verifyIdentity(this.publicKey, token, now);
+    const exp = (jwt.decode(token) as jwt.JwtPayload | null)?.exp;
+    // jsonwebtoken refuses a token from its exp millisecond on; the cache keeps an entry while age <= ttl, hence -1.
+    const ttl = typeof exp === 'number' ? exp * 1000 - now - 1 : 0;
+    if (ttl > 0) this.seen.set(token, identity, { ttl });
+    return identity;
   }
 }
 
