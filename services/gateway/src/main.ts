@@ -1,6 +1,6 @@
 import { createLogger, runMain } from '@tyres/service-kit';
 import { loadGatewayConfig } from './config';
-import { startGateway } from './gateway';
+import { startGateway } from './service';
 
 runMain('gateway', async () => {
   const config = loadGatewayConfig();

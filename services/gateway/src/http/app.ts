@@ -10,7 +10,8 @@ import {
   type Logger,
   type ReadinessCheck,
 } from '@tyres/service-kit';
-import type { UserRepository } from '../db/users';
+import type { SignIn } from '../app/sign-in';
+import type { StaffAccounts } from '../app/staff-accounts';
 import { sessionUser } from './auth';
 import { authRoutes } from './auth-routes';
 import { createEdge } from './edge';
@@ -18,15 +19,15 @@ import { createForwarder, type UpstreamUrls } from './forwarder';
 import { proxiedFrontends, staticFrontends } from './frontends';
 import { IdentityTokens } from './identity';
 import type { Sessions } from './session';
-import type { LoginThrottle } from './throttle';
 import { clientAddress, TrustedProxies } from './client-address';
 import { PublicLimits, type HourlyLimits } from './public-limits';
 
 export interface GatewayAppDeps {
   logger: Logger;
-  users: UserRepository;
+  /** The use cases behind the gateway's own routes and the session check (src/app). */
+  accounts: StaffAccounts;
+  signIn: SignIn;
   sessions: Sessions;
-  throttle: LoginThrottle;
   /** Peers whose X-Forwarded-For is believed (TRUSTED_PROXIES); none by default. */
   trustedProxies?: TrustedProxies;
   /** Per-client hourly limits on public endpoints (public-limits.ts), counted in this Redis. */
@@ -69,11 +70,10 @@ export function createGatewayApp(deps: GatewayAppDeps) {
   app.use('/api', rejectNulCharacters);
   app.use(
     authRoutes({
-      users: deps.users,
+      accounts: deps.accounts,
+      signIn: deps.signIn,
       sessions: deps.sessions,
-      throttle: deps.throttle,
       clientAddress: (req) => clientAddress(req, trusted),
-      logger: deps.logger,
     }),
   );
   app.use('/api', (req, res) => {
@@ -112,7 +112,7 @@ export function createGatewayApp(deps: GatewayAppDeps) {
     maxBodyBytes: deps.maxBodyBytes,
     maxUploadBytes: deps.maxUploadBytes,
     ownBodyBytes: OWN_BODY_BYTES,
-    session: (req) => sessionUser(req, deps.sessions, deps.users),
+    session: (req) => sessionUser(req, deps.sessions, deps.accounts),
     identity: new IdentityTokens(deps.internalPrivateKey),
     clientAddress: (req) => clientAddress(req, trusted),
     publicLimits,

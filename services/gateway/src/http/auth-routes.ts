@@ -1,20 +1,17 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { notFound, parseOr400, type Logger } from '@tyres/service-kit';
+import { notFound, parseOr400 } from '@tyres/service-kit';
 import { loginSchema, registerUserSchema, userIdSchema, userStatusSchema } from '../domain/users';
-import type { UserRepository } from '../db/users';
-import { SignIn } from '../app/sign-in';
-import { StaffAccounts } from '../app/staff-accounts';
+import type { SignIn } from '../app/sign-in';
+import type { StaffAccounts } from '../app/staff-accounts';
 import { revocationOf, type Sessions } from './session';
-import type { LoginThrottle } from './throttle';
 import { OWN_ROUTES, type OwnRoute, type OwnRouteName } from './routing';
 
 export interface AuthRoutesDeps {
-  users: UserRepository;
+  signIn: SignIn;
+  accounts: StaffAccounts;
   sessions: Sessions;
-  throttle: LoginThrottle;
   /** Who is asking (the socket peer unless it is a trusted proxy: client-address.ts). */
   clientAddress: (req: Request) => string;
-  logger: Logger;
 }
 
 /**
@@ -22,10 +19,7 @@ export interface AuthRoutesDeps {
  * by the edge from the same table before the handler runs, so a handler can rely on req.user for staff routes.
  * Handlers parse, call one use case (src/app) and serialise; the session cookie is theirs.
  */
-export function authRoutes({ users, sessions, throttle, clientAddress, logger }: AuthRoutesDeps): Router {
-  const signIn = new SignIn({ users, throttle, revocations: sessions.revocations, logger });
-  const accounts = new StaffAccounts({ users });
-
+export function authRoutes({ signIn, accounts, sessions, clientAddress }: AuthRoutesDeps): Router {
   const handlers: Record<OwnRouteName, RequestHandler> = {
     login: async (req, res) => {
       const input = parseOr400(loginSchema, req.body);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { PublicUser } from '../domain/users';
-import type { UserRepository } from '../db/users';
+import type { StaffAccounts } from '../app/staff-accounts';
 import type { SessionClaims, Sessions } from './session';
 
 declare module 'http' {
@@ -19,15 +19,19 @@ declare module 'http' {
 export function sessionUser(
   req: Pick<IncomingMessage, 'headers'>,
   sessions: Sessions,
-  users: UserRepository,
+  accounts: Pick<StaffAccounts, 'sessionUser'>,
 ): PublicUser | undefined | Promise<PublicUser | undefined> {
   const claims = sessions.verify(req);
-  return claims ? activeUser(claims, sessions, users) : undefined;
+  return claims ? activeUser(claims, sessions, accounts) : undefined;
 }
 
-async function activeUser(claims: SessionClaims, sessions: Sessions, users: UserRepository) {
+async function activeUser(
+  claims: SessionClaims,
+  sessions: Sessions,
+  accounts: Pick<StaffAccounts, 'sessionUser'>,
+) {
   // Both lookups go out together: one round trip to Redis on the common path. With Redis down both read Postgres
   // instead (staff keep working); with Postgres down too they throw a database error, which the edge answers 503.
-  const [revoked, user] = await Promise.all([sessions.isRevoked(claims), users.findSessionUser(claims.sub)]);
+  const [revoked, user] = await Promise.all([sessions.isRevoked(claims), accounts.sessionUser(claims.sub)]);
   return revoked || !user || !user.isActive ? undefined : user;
 }

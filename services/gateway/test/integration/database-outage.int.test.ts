@@ -11,7 +11,7 @@ import {
   type TestDatabase,
 } from '@tyres/testkit';
 import { loadGatewayConfig } from '../../src/config';
-import { startGateway } from '../../src/gateway';
+import { startGateway } from '../../src/service';
 import { Client, fakeUpstream, keyPair, migratedGatewayDatabase } from './harness';
 
 jest.setTimeout(90_000);

@@ -14,7 +14,7 @@ import {
 import { migratedServiceDatabase } from '@tyres/testkit';
 import { verifyIdentity } from '@tyres/service-kit';
 import { loadGatewayConfig } from '../../src/config';
-import { startGateway } from '../../src/gateway';
+import { startGateway } from '../../src/service';
 
 export function migratedGatewayDatabase(label: string): Promise<TestDatabase> {
   return migratedServiceDatabase('gateway', label);
