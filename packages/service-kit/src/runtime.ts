@@ -60,22 +60,6 @@ export interface HttpLayer {
   registry?: Registry;
 }
 
-export interface ServiceRuntimeOptions<TDb extends ServiceDb> {
-  /** Service name: queue, connection names and log field. */
-  name: string;
-  /** The service's Postgres schema (outbox and inbox tables live there). */
-  schema: string;
-  config: RuntimeConfig;
-  logger: Logger;
-  db: TDb;
-  /** Registers event subscriptions (bus.subscribe(...)); a service without any consumes nothing. */
-  subscribe?: (parts: RuntimeParts<TDb>) => void;
-  /** Builds the HTTP app once the parts exist. */
-  http: (parts: RuntimeParts<TDb>) => HttpLayer | Promise<HttpLayer>;
-  /** Starts queue workers etc.; register their closing with parts.lifecycle.onShutdown. */
-  start?: (parts: RuntimeParts<TDb>) => Promise<void>;
-}
-
 export interface ServiceRuntime<TDb extends ServiceDb> extends RuntimeParts<TDb> {
   server: HttpServerHandle;
   shutdown(reason?: string): Promise<void>;
@@ -190,20 +174,6 @@ export function createServiceRuntime<TDb extends ServiceDb>(
       return { ...parts, server, shutdown: (reason = 'shutdown') => lifecycle.shutdown(reason) };
     },
   };
-}
-
-/**
- * The callback form of createServiceRuntime (subscribe, then http, then start), kept while services move to the
- * plain-order form.
- */
-export async function startService<TDb extends ServiceDb>(
-  options: ServiceRuntimeOptions<TDb>,
-): Promise<ServiceRuntime<TDb>> {
-  const runtime = createServiceRuntime(options);
-  if (options.subscribe) options.subscribe(runtime);
-  const httpLayer = await options.http(runtime);
-  const start = options.start;
-  return runtime.listen(httpLayer, start ? { start: () => start(runtime) } : {});
 }
 
 /** main.ts entry: config errors and start-up failures print clearly and exit non-zero. */
