@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable, isTransactionConflict } from './database-errors';
 import { HttpError, conflict, notFound } from './errors';
 
 interface PrismaLikeError {
@@ -45,10 +45,9 @@ export function isExclusionViolation(err: unknown): boolean {
   return cause?.originalCode === '23P01' || (err as { code?: string })?.code === '23P01';
 }
 
+/** A lost serialization race or a deadlock, from Prisma or from `pg` directly (one rule: isTransactionConflict). */
 export function isSerializationFailure(err: unknown): boolean {
-  const e = err as PrismaLikeError & { code?: string };
-  const original = e?.meta?.driverAdapterError?.cause?.originalCode;
-  return e?.code === 'P2034' || original === '40001' || original === '40P01' || e?.code === '40001';
+  return isTransactionConflict(err);
 }
 
 /**
@@ -56,7 +55,7 @@ export function isSerializationFailure(err: unknown): boolean {
  * transaction whose connection dropped (a Postgres restart): Postgres rolled it back, so running it again is safe.
  * What still fails reaches the error handler as a 503 with Retry-After.
  */
-export async function withSerializationRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+export async function withSerializationRetry<T>(fn: () => PromiseLike<T>, attempts = 5): Promise<T> {
   let connectionRetried = false;
   for (let i = 1; ; i++) {
     try {

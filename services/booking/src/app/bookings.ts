@@ -18,9 +18,10 @@ import {
   conflict,
   tooManyRequests,
   type IdempotencyRequest,
+  withSerializationRetry,
   type Logger,
 } from '@tyres/service-kit';
-import { Prisma, withTxRetry, type Db, type LockedTransaction, type Sql, type Tx } from '../db/client';
+import { Prisma, type Db, type LockedTransaction, type Sql, type Tx } from '../db/client';
 import {
   bookingById,
   bookingByTokenHash,
@@ -271,7 +272,7 @@ export class BookingUseCases {
         return { answer };
       });
     try {
-      const result = await withTxRetry(run);
+      const result = await withSerializationRetry(run, 4);
       this.deps.onSlotsChanged(job.scheduledDate);
       this.deps.wake();
       return result;

@@ -4,8 +4,8 @@
  * its call returns; the same operations run again, as no-ops, when its events arrive.
  */
 import type { JobRescheduledV1Data, Logger, Outbox, PgExecutor } from '@tyres/events';
-import { conflict, notFound } from '@tyres/service-kit';
-import { withTxRetry, type Sql } from '../db/client';
+import { conflict, notFound, withSerializationRetry } from '@tyres/service-kit';
+import type { Sql } from '../db/client';
 import {
   moveReservation,
   releaseReservation,
@@ -64,7 +64,7 @@ export class Reservations {
         return { jobId, scheduledDate: date, timeSlot: slot };
       });
     try {
-      const moved = await withTxRetry(run);
+      const moved = await withSerializationRetry(run, 4);
       this.deps.onSlotsChanged(date);
       if (from && from !== date) this.deps.onSlotsChanged(from);
       this.deps.wake();

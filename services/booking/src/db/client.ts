@@ -154,21 +154,3 @@ export async function createDatabase(databaseUrl: string, poolSize = 10): Promis
     $disconnect: () => prisma.$disconnect(),
   };
 }
-
-/** Deadlocks and serialization failures from either Prisma or the driver. */
-export function isRetryableTxError(err: unknown): boolean {
-  const e = err as { code?: string; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } };
-  const code = e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.code;
-  return code === '40001' || code === '40P01' || code === 'P2034';
-}
-
-export async function withTxRetry<T>(fn: () => PromiseLike<T>, attempts = 4): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!isRetryableTxError(err) || i >= attempts) throw err;
-      await new Promise((r) => setTimeout(r, 10 * i + Math.random() * 20));
-    }
-  }
-}
