@@ -3,14 +3,16 @@ import type { SlotRows } from './slots';
 
 const rows = (tag: string): SlotRows => ({ blocks: [{ slot: '8-10 AM', reason: tag }], reservations: [] });
 
-function setup() {
+function setup(maxEntries?: number) {
   let version = 0;
-  let clock = 0;
+  // A realistic clock: lru-cache reads a start time of 0 as "no TTL".
+  let clock = Date.parse('2030-06-01T00:00:00Z');
   let gate: Promise<void> | undefined;
   let open: (() => void) | undefined;
   const loads: string[] = [];
   const cache = new SlotCache({
     ttlMs: 1000,
+    maxEntries,
     now: () => clock,
     load: async (date) => {
       loads.push(date);
@@ -73,5 +75,25 @@ describe('SlotCache', () => {
     await pending;
     await t.cache.get('2030-06-03');
     expect(t.loads).toHaveLength(2);
+  });
+
+  it('ages an entry from when its load started, and keeps at most maxEntries dates (least recently read goes)', async () => {
+    const t = setup(2);
+    t.cache.setEnabled(true);
+    t.holdLoads();
+    const pending = t.cache.get('2030-06-03');
+    t.tick(600); // a slow read: its rows are as old as the moment it started
+    t.releaseLoads();
+    await pending;
+    t.tick(401);
+    await t.cache.get('2030-06-03');
+    expect(t.loads).toEqual(['2030-06-03', '2030-06-03']);
+
+    await t.cache.get('2030-06-04');
+    await t.cache.get('2030-06-03');
+    await t.cache.get('2030-06-05');
+    await t.cache.get('2030-06-03');
+    await t.cache.get('2030-06-04');
+    expect(t.loads.slice(2)).toEqual(['2030-06-04', '2030-06-05', '2030-06-04']);
   });
 });

@@ -13,6 +13,7 @@
  *  - A load that overlaps an invalidation of its date is not stored (generation check), and entries live at most
  *    `ttlMs` as a last resort.
  */
+import { LRUCache } from 'lru-cache';
 import type { SlotRows } from './slots';
 
 export interface SlotCacheOptions {
@@ -23,20 +24,25 @@ export interface SlotCacheOptions {
 }
 
 export class SlotCache {
-  private readonly entries = new Map<string, { rows: SlotRows; at: number }>();
+  private readonly entries: LRUCache<string, SlotRows>;
   private readonly generations = new Map<string, number>();
   private epoch = 0;
   private enabled = false;
-  private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
   hits = 0;
   misses = 0;
 
   constructor(private readonly options: SlotCacheOptions) {
-    this.ttlMs = options.ttlMs ?? 5_000;
     this.maxEntries = options.maxEntries ?? 2_000;
     this.now = options.now ?? Date.now;
+    // The options' clock is the cache's clock (tests move it), read on every lookup (no 1 ms resolution).
+    this.entries = new LRUCache<string, SlotRows>({
+      max: this.maxEntries,
+      ttl: options.ttlMs ?? 5_000,
+      ttlResolution: 0,
+      perf: { now: this.now },
+    });
   }
 
   /** Called with the LISTEN connection's state. */
@@ -57,9 +63,9 @@ export class SlotCache {
       return this.options.load(date);
     }
     const hit = this.entries.get(date);
-    if (hit && this.now() - hit.at < this.ttlMs) {
+    if (hit) {
       this.hits += 1;
-      return hit.rows;
+      return hit;
     }
     this.misses += 1;
     const epoch = this.epoch;
@@ -67,9 +73,8 @@ export class SlotCache {
     const at = this.now();
     const rows = await this.options.load(date);
     if (this.enabled && epoch === this.epoch && generation === (this.generations.get(date) ?? 0)) {
-      if (this.entries.size >= this.maxEntries)
-        this.entries.delete(this.entries.keys().next().value as string);
-      this.entries.set(date, { rows, at });
+      // Aged from when the load started: the rows are at least that old.
+      this.entries.set(date, rows, { start: at });
     }
     return rows;
   }
