@@ -1,3 +1,4 @@
 export * from './money';
 export * from './calendar';
 export * from './booking';
+export * from './pricing';

@@ -3,14 +3,9 @@
  * check them against the spec line by line.
  */
 
-// --- prices, GST included (2-decimal strings; arithmetic in cents, see ./money) ------------------------------
-export const CALLOUT_FEE = '89.80';
-export const PUNCTURE_REPAIR_FEE = '40.00';
-export const PREPAYMENT_DISCOUNT = '30.00';
-export const FITTING_FEE_PER_TYRE = '25.00';
-export const BALANCING_FEE_PER_TYRE = '15.00';
-/** Battery service is quoted on site: booked at 0. */
-export const BATTERY_SERVICE_FEE = '0.00';
+// --- prices ------------------------------------------------------------------------------------------------
+// The price list and the quote arithmetic are the kernel's (@tyres/kernel PRICE_LIST and priceQuote, issue 13): the
+// same the booking service quotes and billing invoices from. See ./estimate.
 
 // The calendar (time slots, Perth dates), the services, payment methods and tyre quantities are the kernel's
 // (@tyres/kernel: the booking contract and calendar the booking service uses).

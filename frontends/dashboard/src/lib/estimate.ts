@@ -1,16 +1,9 @@
-import {
-  BALANCING_FEE_PER_TYRE,
-  BATTERY_SERVICE_FEE,
-  CALLOUT_FEE,
-  FITTING_FEE_PER_TYRE,
-  PREPAYMENT_DISCOUNT,
-  PUNCTURE_REPAIR_FEE,
-} from './constants';
-import { cents, centsOf, moneyString } from './money';
+import { isServiceType, priceQuote } from '@tyres/kernel';
+import { centsOf, moneyString } from './money';
 
 /**
  * The staff booking form's estimated total: what the booking service will book for these answers (its pricing,
- * services/booking/src/domain/pricing.ts, issue 12 "the estimate matches what is booked"):
+ * the kernel's priceQuote, issue 12 and 13 "the estimate matches what is booked"):
  *
  *   new-tyres:          (tyre price + fitting 25 + balancing 15) × quantity + callout 89.80, with the tyre price
  *                       from the pricing call (no price: a call-back quote, nothing estimated)
@@ -27,29 +20,17 @@ export function estimateTotal(input: {
   tyrePrice: string | null | undefined;
   prepaid: boolean;
 }): string {
-  let subtotal: bigint;
-  switch (input.serviceType) {
-    case 'new-tyres': {
-      const tyre = centsOf(input.tyrePrice);
-      if (tyre === null || tyre <= 0n) return '0.00';
-      const quantity = BigInt(Math.max(1, Math.trunc(input.quantity || 1)));
-      const perTyre = tyre + cents(FITTING_FEE_PER_TYRE) + cents(BALANCING_FEE_PER_TYRE);
-      subtotal = perTyre * quantity + cents(CALLOUT_FEE);
-      break;
-    }
-    case 'puncture-repair':
-      subtotal = cents(PUNCTURE_REPAIR_FEE) + cents(CALLOUT_FEE);
-      break;
-    case 'battery-service':
-      subtotal = cents(BATTERY_SERVICE_FEE);
-      break;
-    case 'emergency-callout':
-      subtotal = cents(CALLOUT_FEE);
-      break;
-    default:
-      return '0.00';
+  if (!isServiceType(input.serviceType)) return '0.00';
+  let tyrePriceCents: bigint | null = null;
+  if (input.serviceType === 'new-tyres') {
+    tyrePriceCents = centsOf(input.tyrePrice);
+    if (tyrePriceCents === null || tyrePriceCents <= 0n) return '0.00';
   }
-  const discount = input.prepaid && subtotal > 0n ? cents(PREPAYMENT_DISCOUNT) : 0n;
-  const total = subtotal - discount;
-  return moneyString(total > 0n ? total : 0n);
+  const quote = priceQuote({
+    serviceType: input.serviceType,
+    quantity: Math.max(1, Math.trunc(input.quantity || 1)),
+    tyrePriceCents,
+    prepaid: input.prepaid,
+  });
+  return moneyString(quote?.total ?? 0n);
 }

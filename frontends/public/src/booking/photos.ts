@@ -1,25 +1,24 @@
-/** Photo rules of the booking dialog (spec sections 2, 5 and 9). Pure, so they are easy to test. */
-export const PHOTO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
-export const PHOTO_TYPE_NAMES = 'jpeg, png, webp';
-export const PHOTO_MAX_MB = 5;
-export const PHOTO_MAX_BYTES = PHOTO_MAX_MB * 1024 * 1024;
-export const PHOTO_MAX_FILES = 5;
-export const PHOTO_MAX_FILES_UNKNOWN_SIZE = 3;
+/**
+ * Photo checks of the booking dialog (spec sections 2, 5 and 9). Pure, so they are easy to test. The rules
+ * themselves (types, 5 MB, 5 or 3 files) and their messages are the kernel's (issue 13): the booking service
+ * refuses exactly what the dialog refuses, in the same words.
+ */
+import { isPhotoMimeType, PHOTO_MAX_BYTES, PHOTO_MESSAGES, type PhotoProblem } from '@tyres/kernel';
+
+export {
+  maxPhotos,
+  PHOTO_MAX_BYTES,
+  PHOTO_MAX_FILES,
+  PHOTO_MAX_FILES_UNKNOWN_SIZE,
+  PHOTO_MAX_MB,
+  PHOTO_MESSAGES,
+  PHOTO_MIME_TYPES,
+  PHOTO_TYPE_NAMES,
+  type PhotoProblem,
+} from '@tyres/kernel';
+
+/** Thumbnail labels are cut at this many characters. */
 export const PHOTO_NAME_MAX = 15;
-
-export const maxPhotos = (tyreSizeKnown: boolean) =>
-  tyreSizeKnown ? PHOTO_MAX_FILES : PHOTO_MAX_FILES_UNKNOWN_SIZE;
-
-export interface PhotoProblem {
-  title: string;
-  description: string;
-}
-
-export const PHOTO_MESSAGES = {
-  type: { title: 'Invalid file type', description: `Please upload ${PHOTO_TYPE_NAMES} files only.` },
-  size: { title: 'File too large', description: `File size must be less than ${PHOTO_MAX_MB}MB.` },
-  count: (max: number) => ({ title: 'Too many files', description: `Maximum ${max} files allowed.` }),
-};
 
 /**
  * A batch of new files: if it would push the total above the maximum the whole batch is rejected; otherwise
@@ -39,7 +38,7 @@ export function checkPhotoBatch(
   let badType = false;
   let tooLarge = false;
   for (const file of incoming) {
-    if (!(PHOTO_MIME_TYPES as readonly string[]).includes(file.type)) {
+    if (!isPhotoMimeType(file.type)) {
       badType = true;
       skipped.push({ name: file.name, reason: PHOTO_MESSAGES.type.description });
     } else if (file.size > PHOTO_MAX_BYTES) {

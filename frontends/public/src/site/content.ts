@@ -2,7 +2,13 @@
  * The public site's facts and constants (product spec sections 1, 2 and 9). Every claim the site makes comes
  * from here, so the pages, the metadata and the structured data cannot drift apart.
  */
-import { CARD_SURCHARGE_LABEL, SERVICE_LABELS, type ServiceType } from '@tyres/kernel';
+import {
+  CARD_SURCHARGE_LABEL,
+  formatListPrice,
+  PRICE_LIST,
+  SERVICE_LABELS,
+  type ServiceType,
+} from '@tyres/kernel';
 
 export const HOURS_SHORT = 'Mon–Fri 8am–4pm';
 export const HOURS_LONG = 'Monday to Friday, 8am–4pm';
@@ -12,10 +18,11 @@ export const YEARS_EXPERIENCE = '20+';
 export const SUBURBS_SERVED = '350+';
 export const RATING = { value: '4.8', count: 150, best: '5' } as const;
 export const WARRANTY = '12-month warranty';
-export const PREPAID_SAVING = '$30';
-export const NEW_TYRES_FROM = '$139';
-export const CALLOUT_FEE = '$89.80';
-export const PUNCTURE_REPAIR = '$40';
+// Prices as the site shows them ("$40", "$89.80"), from the kernel's price list: the one the booking service quotes.
+export const PREPAID_SAVING = formatListPrice(PRICE_LIST.prepaidDiscount);
+export const NEW_TYRES_FROM = formatListPrice(PRICE_LIST.newTyresBasePrice);
+export const CALLOUT_FEE = formatListPrice(PRICE_LIST.calloutFee);
+export const PUNCTURE_REPAIR = formatListPrice(PRICE_LIST.punctureRepair);
 /** The card surcharge rate as billing charges it (the kernel's rule). */
 export const CARD_SURCHARGE = CARD_SURCHARGE_LABEL;
 export const QUOTE_VALIDITY = '7 days';

@@ -20,3 +20,4 @@ export * from './messages';
 export * from './tyre-size';
 export * from './fields';
 export * from './requests';
+export * from './photos';

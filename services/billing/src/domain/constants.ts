@@ -1,18 +1,13 @@
 import { schemas } from '@tyres/events';
-import type { Cents } from '@tyres/kernel';
+import { MAX_TYRE_QUANTITY } from '@tyres/kernel';
 
 /**
- * Business constants of the spec (section 9). Prices are what a customer sees, GST-inclusive (issue 12), in integer
- * cents. GST, the card surcharge and rounding are @tyres/kernel's rules, not constants here.
+ * Business constants of the spec (section 9). The price list (GST-inclusive, integer cents) is the kernel's
+ * PRICE_LIST (issue 13), the one the booking service quotes from; GST, the card surcharge and rounding are
+ * @tyres/kernel's rules too.
  */
-export const CALLOUT_FEE: Cents = 8980n;
-export const PUNCTURE_REPAIR_FEE: Cents = 4000n;
-export const PREPAYMENT_DISCOUNT: Cents = 3000n;
-export const FITTING_FEE_PER_TYRE: Cents = 2500n;
-export const BALANCING_FEE_PER_TYRE: Cents = 1500n;
-export const BATTERY_SERVICE_PRICE: Cents = 0n;
 /** A job is for 1 to 4 tyres (booking's rule); a generated invoice never prices more. */
-export const MAX_TYRES_PER_JOB = 4;
+export const MAX_TYRES_PER_JOB = MAX_TYRE_QUANTITY;
 /** Default customer invoice due date: 30 days after the invoice date. */
 export const INVOICE_DUE_DAYS = 30;
 /** Largest line-item quantity (a whole number; keeps quantity × unit price and the Int column in range). */

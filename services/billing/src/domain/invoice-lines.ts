@@ -1,14 +1,5 @@
-import { CARD_SURCHARGE_LINE, formatMoney, lineAmount, type Cents } from '@tyres/kernel';
-import {
-  BALANCING_FEE_PER_TYRE,
-  BATTERY_SERVICE_PRICE,
-  CALLOUT_FEE,
-  FITTING_FEE_PER_TYRE,
-  MAX_TYRES_PER_JOB,
-  PREPAYMENT_DISCOUNT,
-  PUNCTURE_REPAIR_FEE,
-  type LineItemCategory,
-} from './constants';
+import { CARD_SURCHARGE_LINE, formatMoney, lineAmount, PRICE_LIST, type Cents } from '@tyres/kernel';
+import { MAX_TYRES_PER_JOB, type LineItemCategory } from './constants';
 
 export type ServiceType = 'new-tyres' | 'puncture-repair' | 'battery-service' | 'emergency-callout';
 
@@ -85,8 +76,8 @@ function tyreDescription(job: JobForInvoice): string {
 
 /**
  * The job's price as invoice lines: callout, tyres, fitting and balancing per tyre, puncture repair, battery, with the
- * spec's categories. The price list (callout 89.80, fitting 25 and balancing 15 per tyre, puncture repair 40, battery
- * quoted on site) is GST-inclusive like every price shown to customers.
+ * spec's categories. The price list (the kernel's PRICE_LIST: callout 89.80, fitting 25 and balancing 15 per tyre,
+ * puncture repair 40, battery quoted on site) is GST-inclusive like every price shown to customers.
  *
  * When the job has a value (customerValue > 0) the lines add up to exactly that value: the tyre line (new tyres) or
  * the battery line takes what remains after the fees; a prepaid job shows the $30 prepayment discount on the callout
@@ -103,21 +94,21 @@ function priceLines(job: JobForInvoice): GeneratedLine[] {
   switch (job.serviceType) {
     case 'new-tyres': {
       const tyres = Math.min(MAX_TYRES_PER_JOB, Math.max(1, job.tyreQuantity ?? 1));
-      lines.push(line('Mobile callout fee', 'callout', 1, CALLOUT_FEE));
+      lines.push(line('Mobile callout fee', 'callout', 1, PRICE_LIST.calloutFee));
       open = lines.push(line(tyreDescription(job), 'tyre', tyres, 0n)) - 1;
-      lines.push(line('Tyre fitting', 'labour', tyres, FITTING_FEE_PER_TYRE));
-      lines.push(line('Wheel balancing', 'labour', tyres, BALANCING_FEE_PER_TYRE));
+      lines.push(line('Tyre fitting', 'labour', tyres, PRICE_LIST.fittingPerTyre));
+      lines.push(line('Wheel balancing', 'labour', tyres, PRICE_LIST.balancingPerTyre));
       break;
     }
     case 'puncture-repair':
-      lines.push(line('Mobile callout fee', 'callout', 1, CALLOUT_FEE));
-      lines.push(line('Puncture repair', 'labour', 1, PUNCTURE_REPAIR_FEE));
+      lines.push(line('Mobile callout fee', 'callout', 1, PRICE_LIST.calloutFee));
+      lines.push(line('Puncture repair', 'labour', 1, PRICE_LIST.punctureRepair));
       break;
     case 'emergency-callout':
-      lines.push(line('Emergency callout fee', 'callout', 1, CALLOUT_FEE));
+      lines.push(line('Emergency callout fee', 'callout', 1, PRICE_LIST.calloutFee));
       break;
     case 'battery-service':
-      open = lines.push(line('Battery Service (Quote on site)', 'battery', 1, BATTERY_SERVICE_PRICE)) - 1;
+      open = lines.push(line('Battery Service (Quote on site)', 'battery', 1, PRICE_LIST.batteryService)) - 1;
       break;
   }
 
@@ -127,10 +118,10 @@ function priceLines(job: JobForInvoice): GeneratedLine[] {
   const callout = lines[calloutIndex];
   if (job.paymentMethod === 'prepaid' && callout && (open !== undefined || value < sum(lines))) {
     lines[calloutIndex] = line(
-      `${callout.description} (less $${formatMoney(PREPAYMENT_DISCOUNT)} prepaid online discount)`,
+      `${callout.description} (less $${formatMoney(PRICE_LIST.prepaidDiscount)} prepaid online discount)`,
       'callout',
       1,
-      callout.totalPrice - PREPAYMENT_DISCOUNT,
+      callout.totalPrice - PRICE_LIST.prepaidDiscount,
     );
   }
 

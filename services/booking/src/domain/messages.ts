@@ -3,7 +3,7 @@
  * messages are the kernel's booking contract (shared with the public dialog and the staff form); the rest are
  * booking's own.
  */
-import { BOOKING_MESSAGES } from '@tyres/kernel';
+import { BOOKING_MESSAGES, PHOTO_MESSAGES } from '@tyres/kernel';
 
 export const MSG = {
   ...BOOKING_MESSAGES,
@@ -18,12 +18,13 @@ export const MSG = {
   // Prepaid holds per client (issue 14)
   tooManyOpenHolds:
     'You already have bookings waiting for payment. Please complete or wait for one to expire before starting another.',
-  photoType: 'Please upload jpeg, png, webp files only.',
-  photoTypeTitle: 'Invalid file type',
-  photoSize: 'File size must be less than 5MB.',
-  photoSizeTitle: 'File too large',
-  photoCount: (n: number) => `Maximum ${n} files allowed.`,
-  photoCountTitle: 'Too many files',
+  // The photo rules' messages are the kernel's, so the dialog and this service refuse a file in the same words.
+  photoType: PHOTO_MESSAGES.type.description,
+  photoTypeTitle: PHOTO_MESSAGES.type.title,
+  photoSize: PHOTO_MESSAGES.size.description,
+  photoSizeTitle: PHOTO_MESSAGES.size.title,
+  photoCount: (n: number) => PHOTO_MESSAGES.count(n).description,
+  photoCountTitle: PHOTO_MESSAGES.count(0).title,
   photoNone: 'Please choose at least one photo to upload.',
   photoWindow: 'Photos can only be added within an hour of making the booking.',
   photoKind: 'Unknown photo type',
