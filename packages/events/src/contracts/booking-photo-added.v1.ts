@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PHOTO_MIME_TYPES } from '@tyres/kernel';
 import { defineContract } from '../envelope';
 import { id, isoDateTime } from './common';
 
@@ -11,7 +12,8 @@ export const BookingPhotoAddedV1Data = z.object({
   /** Generated storage name (never the client's name). */
   filename: z.string().min(1).max(255),
   originalName: z.string().max(255),
-  mimeType: z.enum(['image/jpeg', 'image/png', 'image/webp']),
+  /** The photo types a customer may upload (the kernel's booking contract). */
+  mimeType: z.enum(PHOTO_MIME_TYPES),
   /** Bytes. */
   size: z.int().positive(),
   uploadedAt: isoDateTime,

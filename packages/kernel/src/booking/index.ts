@@ -14,6 +14,8 @@
  * - Services: `SERVICE_TYPES`, `SERVICE_LABELS`, `serviceLabel`, `SERVICE_OPTIONS`, `PAYMENT_METHODS` and labels,
  *   tyre quantities, `prepaidAllowed`.
  * - Tyre sizes: `normalizeTyreSize` (free text), `tyreSizeFromParts` (width, profile, rim fields).
+ * - Photos: `PHOTO_MIME_TYPES`, the size and count limits (`maxPhotos`), and their messages.
+ * Prices and the quote arithmetic are the kernel's `pricing.ts` (`PRICE_LIST`, `priceQuote`).
  */
 export * from './services';
 export * from './messages';

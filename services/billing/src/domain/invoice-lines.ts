@@ -1,7 +1,14 @@
-import { CARD_SURCHARGE_LINE, formatMoney, lineAmount, PRICE_LIST, type Cents } from '@tyres/kernel';
+import {
+  CARD_SURCHARGE_LINE,
+  formatMoney,
+  lineAmount,
+  PRICE_LIST,
+  type Cents,
+  type ServiceType,
+} from '@tyres/kernel';
 import { MAX_TYRES_PER_JOB, type LineItemCategory } from './constants';
 
-export type ServiceType = 'new-tyres' | 'puncture-repair' | 'battery-service' | 'emergency-callout';
+export type { ServiceType };
 
 /** What invoice generation needs to know about a job. */
 export interface JobForInvoice {
