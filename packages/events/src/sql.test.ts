@@ -23,12 +23,17 @@ describe('outboxInboxSql', () => {
       'CREATE INDEX IF NOT EXISTS "outbox_events_published_at_available_at_idx" ON "jobs"."outbox_events"("published_at", "available_at")',
     );
     expect(sql).toContain('CONSTRAINT "inbox_events_pkey" PRIMARY KEY ("event_id","handler")');
+    // The maintenance purge deletes by handled_at (issue 13).
+    expect(sql).toContain(
+      'CREATE INDEX IF NOT EXISTS "inbox_events_handled_at_idx" ON "jobs"."inbox_events"("handled_at")',
+    );
     expect(sql.trim().endsWith(';')).toBe(true);
   });
 
   it('can leave out the schema and IF NOT EXISTS (for a migration file)', () => {
     const statements = outboxInboxStatements('billing', { createSchema: false, ifNotExists: false });
-    expect(statements).toHaveLength(3);
+    // outbox table + its index, inbox table + its handled_at index.
+    expect(statements).toHaveLength(4);
     expect(statements.join('\n')).not.toMatch(/IF NOT EXISTS|CREATE SCHEMA/);
   });
 });

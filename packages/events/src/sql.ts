@@ -151,6 +151,8 @@ export function outboxInboxStatements(schema: string, options: OutboxInboxSqlOpt
     "handled_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "inbox_events_pkey" PRIMARY KEY ("event_id","handler")
 )`,
+    // The maintenance purge deletes by age on every replica; without this it scans the whole inbox each time.
+    `CREATE INDEX ${ine}"inbox_events_handled_at_idx" ON ${s}."inbox_events"("handled_at")`,
   );
   if (options.idempotency)
     statements.push(
@@ -197,6 +199,7 @@ model OutboxEvent {
   handledAt DateTime @default(now()) @map("handled_at") @db.Timestamptz(3)
 
   @@id([eventId, handler])
+  @@index([handledAt])
   @@map("inbox_events")
   @@schema("${schema}")
 }`,
