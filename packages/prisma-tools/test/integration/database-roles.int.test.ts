@@ -289,7 +289,7 @@ describe('a database role per service', () => {
     expect(deploy.code).toBe(0);
     expect(deploy.stdout.trim().split('\n')).toEqual([
       `✔ database roles of gateway, jobs, billing (prefix ${prefix}): up to date`,
-      '✔ gateway (identity): up to date, 1 migration(s)',
+      `✔ gateway (identity): up to date, ${migrationsOf('gateway')} migration(s)`,
       `✔ jobs (jobs): up to date, ${migrationsOf('jobs')} migration(s)`,
       `✔ billing (billing): up to date, ${billingMigrations} migration(s)`,
     ]);
