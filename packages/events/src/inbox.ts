@@ -128,13 +128,3 @@ export function createInbox<TTx extends SqlExecutor>(
     claim: (tx, eventIds, handler) => claimInbox(tx, { schema: options.schema, handler, eventIds }),
   };
 }
-
-/** Deletes inbox rows older than `olderThanMs` (keep it far above the longest retry/redelivery window). */
-export async function purgeInbox(db: SqlExecutor, schema: string, olderThanMs: number): Promise<number> {
-  return Number(
-    await db.$executeRawUnsafe(
-      `DELETE FROM ${quoteIdent(schema)}."inbox_events" WHERE "handled_at" < now() - $1::bigint * interval '1 millisecond'`,
-      Math.floor(olderThanMs),
-    ),
-  );
-}

@@ -123,17 +123,3 @@ export async function completeIdempotencyKey(
     JSON.stringify(body ?? null),
   );
 }
-
-/** Deletes keys older than the retention; returns how many. */
-export async function purgeIdempotencyKeys(
-  db: SqlExecutor,
-  schema: string,
-  olderThanMs = IDEMPOTENCY_RETENTION_MS,
-): Promise<number> {
-  return Number(
-    await db.$executeRawUnsafe(
-      `DELETE FROM ${quoteIdent(schema)}."idempotency_keys" WHERE created_at < now() - $1::bigint * interval '1 millisecond'`,
-      Math.floor(olderThanMs),
-    ),
-  );
-}
