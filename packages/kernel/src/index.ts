@@ -2,3 +2,4 @@ export * from './money';
 export * from './calendar';
 export * from './booking';
 export * from './pricing';
+export * from './vocabulary';

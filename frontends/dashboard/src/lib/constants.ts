@@ -2,6 +2,23 @@
  * Business constants and limits the dashboard uses (product spec section 9). One place, so a reader can
  * check them against the spec line by line.
  */
+import {
+  CUSTOMER_INVOICE_STATUSES,
+  EXPENSE_CATEGORIES,
+  JOB_STATUSES as ALL_JOB_STATUSES,
+  LINE_ITEM_CATEGORIES,
+  SURCHARGE_CATEGORY,
+  type CustomerInvoiceStatus,
+  type ExpenseCategory,
+  type InvoiceLineCategory,
+  type JobStatus,
+  type LineItemCategory,
+} from '@tyres/kernel';
+
+// The statuses and categories are the kernel's lists (@tyres/kernel vocabulary, issue 13): the same the services
+// validate with and the event contracts carry.
+export { CUSTOMER_INVOICE_STATUSES, EXPENSE_CATEGORIES, LINE_ITEM_CATEGORIES, SURCHARGE_CATEGORY };
+export type { CustomerInvoiceStatus, ExpenseCategory, InvoiceLineCategory, JobStatus, LineItemCategory };
 
 // --- prices ------------------------------------------------------------------------------------------------
 // The price list and the quote arithmetic are the kernel's (@tyres/kernel PRICE_LIST and priceQuote, issue 13): the
@@ -11,8 +28,10 @@
 // (@tyres/kernel: the booking contract and calendar the booking service uses).
 
 // --- jobs -------------------------------------------------------------------------------------------------
-export const JOB_STATUSES = ['new', 'in-progress', 'completed', 'invoiced', 'paid'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number] | 'cancelled';
+/** The jobs tab's status filter: the spec's five statuses, every stored one but cancelled. */
+export const JOB_STATUSES = ALL_JOB_STATUSES.filter(
+  (s): s is Exclude<JobStatus, 'cancelled'> => s !== 'cancelled',
+);
 /** Statuses from which the jobs tab offers "Create Invoice". */
 export const INVOICEABLE_STATUSES: readonly JobStatus[] = ['completed', 'invoiced', 'paid'];
 /** The schedule screen's own vocabulary and its filter. */
@@ -27,14 +46,6 @@ export const EN_ROUTE_ETA_MINUTES = 30;
 export const JOBS_PAGE_SIZE = 25;
 
 // --- invoices ---------------------------------------------------------------------------------------------
-export const CUSTOMER_INVOICE_STATUSES = ['draft', 'sent', 'paid', 'overdue', 'cancelled'] as const;
-export type CustomerInvoiceStatus = (typeof CUSTOMER_INVOICE_STATUSES)[number];
-/** The categories staff choose from for a line. */
-export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'note'] as const;
-export type LineItemCategory = (typeof LINE_ITEM_CATEGORIES)[number];
-/** The card surcharge line billing adds to a prepaid booking's invoice: shown, never chosen or edited. */
-export const SURCHARGE_CATEGORY = 'surcharge';
-export type InvoiceLineCategory = LineItemCategory | typeof SURCHARGE_CATEGORY;
 export const DEFAULT_LINE_ITEM_CATEGORY: LineItemCategory = 'labour';
 export const DEFAULT_INVOICE_STATUS: CustomerInvoiceStatus = 'draft';
 export const INVOICE_DUE_DAYS = 30;
@@ -46,20 +57,6 @@ export const INVOICE_LIST_REFRESH_MS = 30_000;
 export const INVOICES_PAGE_SIZE = 50;
 
 // --- expenses ---------------------------------------------------------------------------------------------
-export const EXPENSE_CATEGORIES = [
-  'cost-of-goods-sold',
-  'fuel',
-  'rent',
-  'utilities',
-  'marketing',
-  'insurance',
-  'subscriptions',
-  'admin',
-  'tools',
-  'vehicle',
-  'misc',
-] as const;
-export type ExpenseCategory = (typeof EXPENSE_CATEGORIES)[number];
 /** The expense form offers every category but cost-of-goods-sold (that is for purchase invoices). */
 export const EXPENSE_FORM_CATEGORIES = EXPENSE_CATEGORIES.filter((c) => c !== 'cost-of-goods-sold');
 export const DEFAULT_EXPENSE_CATEGORY: ExpenseCategory = 'admin';

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { addDays, addMonths, dayOfWeek, isWeekend } from '@tyres/kernel';
 import { formatLongDate, monthName, weekdayName } from '../site/format';
 
 /**
@@ -21,26 +22,9 @@ const parseIso = (iso: string) => {
   const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d));
 };
-const addDays = (iso: string, days: number) => {
-  const d = parseIso(iso);
-  d.setUTCDate(d.getUTCDate() + days);
-  return toIso(d);
-};
-const addMonths = (iso: string, months: number) => {
-  const d = parseIso(iso);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return toIso(d);
-};
-
+// Date arithmetic is the kernel calendar's (the one the booking service checks dates with, issue 13).
 /** Saturday and Sunday: closed (spec section 1: hours Monday to Friday 8am-4pm). */
-const isClosedDay = (iso: string) => {
-  const day = parseIso(iso).getUTCDay();
-  return day === 0 || day === 6;
-};
+const isClosedDay = isWeekend;
 
 function monthGrid(year: number, month: number): (string | null)[][] {
   const first = new Date(Date.UTC(year, month, 1));
@@ -85,7 +69,7 @@ export function Calendar({ value, min, onChange, errorId, labelledBy }: Calendar
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, date: string) => {
-    const weekday = parseIso(date).getUTCDay();
+    const weekday = dayOfWeek(date);
     const keys: Record<string, () => string> = {
       ArrowLeft: () => addDays(date, -1),
       ArrowRight: () => addDays(date, 1),

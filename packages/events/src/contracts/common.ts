@@ -4,7 +4,17 @@
  * (Australia/Perth), instants are ISO-8601 date-times and money is a 2-decimal string (see `money`).
  */
 import { z } from 'zod';
-import { SERVICE_TYPES, TIME_SLOT_LABELS, type ServiceType, type TimeSlot } from '@tyres/kernel';
+import {
+  CUSTOMER_INVOICE_STATUSES,
+  EXPENSE_CATEGORIES,
+  INVOICE_LINE_CATEGORIES,
+  JOB_STATUSES,
+  LINE_ITEM_CATEGORIES,
+  SERVICE_TYPES,
+  TIME_SLOT_LABELS,
+  type ServiceType,
+  type TimeSlot,
+} from '@tyres/kernel';
 
 export { money } from '../money';
 
@@ -30,31 +40,20 @@ export type PaymentStatus = z.infer<typeof paymentStatus>;
  * Job status as stored by the jobs service (the dashboard vocabulary) plus `cancelled` (a cancelled job frees
  * its slot). The schedule view's labels (pending, confirmed, in_progress...) are a presentation mapping.
  */
-export const jobStatus = z.enum(['new', 'in-progress', 'completed', 'invoiced', 'paid', 'cancelled']);
+export const jobStatus = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof jobStatus>;
 
 export const userRole = z.enum(['admin', 'technician']);
 export type UserRole = z.infer<typeof userRole>;
 
-export const customerInvoiceStatus = z.enum(['draft', 'sent', 'paid', 'overdue', 'cancelled']);
+// The statuses and categories below are the kernel's lists (written once): a change there is a contract change here.
+export const customerInvoiceStatus = z.enum(CUSTOMER_INVOICE_STATUSES);
 export type CustomerInvoiceStatus = z.infer<typeof customerInvoiceStatus>;
 
-export const lineItemCategory = z.enum(['callout', 'tyre', 'labour', 'battery', 'note']);
+export const lineItemCategory = z.enum(LINE_ITEM_CATEGORIES);
 export type LineItemCategory = z.infer<typeof lineItemCategory>;
 
-export const expenseCategory = z.enum([
-  'cost-of-goods-sold',
-  'fuel',
-  'rent',
-  'utilities',
-  'marketing',
-  'insurance',
-  'subscriptions',
-  'admin',
-  'tools',
-  'vehicle',
-  'misc',
-]);
+export const expenseCategory = z.enum(EXPENSE_CATEGORIES);
 export type ExpenseCategory = z.infer<typeof expenseCategory>;
 
 /** Purchase invoices use the expense categories (always cost-of-goods-sold when created from a job). */
@@ -84,7 +83,7 @@ export type Slot = z.infer<typeof slot>;
 export const actorId = id.nullable();
 
 /** Line item categories of a customer invoice from contract v2 on: the spec's five plus the card surcharge. */
-export const lineItemCategoryV2 = z.enum(['callout', 'tyre', 'labour', 'battery', 'note', 'surcharge']);
+export const lineItemCategoryV2 = z.enum(INVOICE_LINE_CATEGORIES);
 export type LineItemCategoryV2 = z.infer<typeof lineItemCategoryV2>;
 
 /** How an invoice's line amounts relate to GST (Xero/MYOB "tax inclusive" / "tax exclusive"). */

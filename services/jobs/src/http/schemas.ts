@@ -1,4 +1,11 @@
-import { formatMoney, isTimeSlot, parseMoneyInput, TIME_SLOT_LABELS, toBusinessDate } from '@tyres/kernel';
+import {
+  formatMoney,
+  isTimeSlot,
+  LINE_ITEM_CATEGORIES,
+  parseMoneyInput,
+  TIME_SLOT_LABELS,
+  toBusinessDate,
+} from '@tyres/kernel';
 import { z } from 'zod';
 import { SCHEDULE_STATUSES, selectionForSchedule, type StatusSelection } from '../domain/schedule';
 import { JOB_STATUSES, normaliseStatusInput, type JobStatus } from '../domain/status';
@@ -138,7 +145,8 @@ const moneyInput = z.union([z.string(), z.number()], { error: INVALID_AMOUNT }).
   return money;
 });
 
-export const LINE_ITEM_CATEGORIES = ['callout', 'tyre', 'labour', 'battery', 'note'] as const;
+// The line categories are the kernel's (the same list the events contracts and the dashboard use).
+export { LINE_ITEM_CATEGORIES };
 
 const lineItemFields = {
   type: z.string().trim().min(1, 'Type is required').max(50, 'Type must be at most 50 characters'),
