@@ -178,7 +178,10 @@ describe.each(Object.keys(VIEWPORTS) as ViewportName[])('public site (%s)', (vie
       );
       await menu.getByRole('link', { name: 'About' }).click();
       await expect(menu.isVisible()).resolves.toBe(false);
-      await expect(page.getByRole('link', { name: /^Call now on / }).isVisible()).resolves.toBe(true);
+      // Phones get the floating call button. Whether it shows at this instant depends on what is under it: it steps
+      // aside (visibility: hidden) over any price or button (CallFab.test.tsx, public-screens' overlap checks).
+      const fab = page.getByRole('link', { name: /^Call now on /, includeHidden: true });
+      await expect(fab.getAttribute('href')).resolves.toMatch(/^tel:/);
     } else {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click();
       await expect(page.getByRole('link', { name: /^Call now on / }).isVisible()).resolves.toBe(false);
