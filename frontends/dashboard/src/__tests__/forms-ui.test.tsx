@@ -163,6 +163,10 @@ describe('new booking (staff)', () => {
     await waitFor(() => expect(screen.getByLabelText('Suburb')).toHaveValue('Joondalup'));
     expect(screen.getByLabelText('Postcode')).toHaveValue('6027');
     expect(screen.getByLabelText('Street Address')).toHaveValue('12 Ocean Reef Road');
+    // The lookups of one address entry share a session token (the provider bills them as one session).
+    const lookups = calls.filter((c) => c.path === '/api/addresses/suggestions');
+    expect(new URLSearchParams(lookups[0]!.search).get('q')).toBe('12 Ocean');
+    expect(new URLSearchParams(lookups[0]!.search).get('sessionToken')).toMatch(/^[\w-]{8,}$/);
 
     fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
     expect(await screen.findByText('Booking Created')).toBeInTheDocument();

@@ -60,7 +60,14 @@ export function useTyrePrice(tyreSize: string | null, brand = '') {
   });
 }
 
-/** Address suggestions (booking service; 3+ characters, the first 5 shown). */
-export function fetchAddressSuggestions(q: string, signal?: AbortSignal): Promise<AddressSuggestion[]> {
-  return apiGet<AddressSuggestion[]>('/api/addresses/suggestions', { query: { q }, signal });
+/**
+ * Address suggestions (booking service; 3+ characters, the first 5 shown). `sessionToken` groups one address
+ * entry's lookups, as the public dialog does: the provider bills a typed-and-picked address as one session.
+ */
+export function fetchAddressSuggestions(
+  q: string,
+  signal?: AbortSignal,
+  sessionToken?: string,
+): Promise<AddressSuggestion[]> {
+  return apiGet<AddressSuggestion[]>('/api/addresses/suggestions', { query: { q, sessionToken }, signal });
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { AutoComplete, Input } from 'antd';
+import { newIdempotencyKey } from '@tyres/platform';
 import { fetchAddressSuggestions } from '../api/bookings';
 import type { AddressSuggestion } from '../api/types';
 import { ADDRESS_DEBOUNCE_MS, ADDRESS_MAX_SUGGESTIONS, ADDRESS_MIN_CHARS } from '../lib/constants';
@@ -32,6 +33,8 @@ export function AddressAutocomplete({
   const [suggestions, setSuggestions] = useState<AddressSuggestion[]>([]);
   const [failed, setFailed] = useState(false);
   const skipNext = useRef(false);
+  // One address-lookup session per address entered: made on the first lookup, ended by a pick.
+  const sessionToken = useRef<string | null>(null);
 
   useEffect(() => {
     if (skipNext.current) {
@@ -43,7 +46,8 @@ export function AddressAutocomplete({
     if (q.length < ADDRESS_MIN_CHARS) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      fetchAddressSuggestions(q, controller.signal)
+      sessionToken.current ??= newIdempotencyKey();
+      fetchAddressSuggestions(q, controller.signal, sessionToken.current)
         .then((list) => {
           setFailed(false);
           setSuggestions(list.slice(0, ADDRESS_MAX_SUGGESTIONS));
@@ -77,6 +81,7 @@ export function AddressAutocomplete({
           const chosen = suggestions.find((s) => s.fullAddress === fullAddress);
           if (!chosen) return;
           skipNext.current = true;
+          sessionToken.current = null;
           setSuggestions([]);
           onSelect(chosen);
         }}
