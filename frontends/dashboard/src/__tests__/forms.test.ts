@@ -1,5 +1,11 @@
 import '../testing/polyfills';
-import { bookingDefaults, bookingRequest, staffBookingSchema, tyreSizeOf } from '../forms/booking';
+import {
+  bookingDefaults,
+  bookingRequest,
+  staffBookingResolver,
+  staffBookingSchema,
+  tyreSizeOf,
+} from '../forms/booking';
 import { expenseSchema } from '../forms/expense';
 import { purchaseInvoiceSchema } from '../forms/purchase-invoice';
 import { rescheduleSchema } from '../forms/reschedule';
@@ -57,6 +63,24 @@ describe('staff booking form (spec section 5)', () => {
     suburb: 'Joondalup',
     postcode: '6027',
   };
+
+  test('the vehicle-year limit is next year at the moment of checking (a tab left open over New Year)', async () => {
+    const check = async (now: string) => {
+      jest.useFakeTimers({ now: new Date(now), doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+      try {
+        const values = { ...valid, scheduledDate: addDaysToDate(perthToday(), 3), vehicleYear: '2028' };
+        const result = await staffBookingResolver(values, undefined, {
+          fields: {},
+          shouldUseNativeValidation: false,
+        });
+        return result.errors.vehicleYear?.message;
+      } finally {
+        jest.useRealTimers();
+      }
+    };
+    expect(await check('2026-12-31T12:00:00+08:00')).toMatch(/2027/);
+    expect(await check('2027-01-01T09:00:00+08:00')).toBeUndefined();
+  });
 
   test('minimum lengths: name 2, phone 10, year 4, address 5, suburb 2, postcode 4; past dates refused', () => {
     const m = messages(

@@ -1,3 +1,5 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Resolver } from 'react-hook-form';
 /**
  * The staff booking form (spec section 5 "Staff booking form"). Its rules and messages are the booking contract's
  * (@tyres/kernel, the rules the booking service checks), applied to the form's flat fields: the form refuses what the
@@ -109,6 +111,13 @@ export function staffBookingSchemaFor(maxYear: number) {
 
 export const staffBookingSchema = staffBookingSchemaFor(maxVehicleYear());
 export type StaffBookingValues = z.infer<typeof staffBookingSchema>;
+
+/**
+ * The form's resolver: the schema for the vehicle-year limit of the moment it validates (next year in Perth), so a
+ * dashboard tab left open over New Year accepts the new model year as the server does.
+ */
+export const staffBookingResolver: Resolver<StaffBookingValues> = (values, context, options) =>
+  zodResolver(staffBookingSchemaFor(maxVehicleYear()))(values, context, options);
 
 export const bookingDefaults = (): StaffBookingValues => ({
   scheduledDate: null,

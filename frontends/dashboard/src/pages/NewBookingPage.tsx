@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, InputNumber, Select, Tag } from 'antd';
 import { ApiError } from '@tyres/platform';
@@ -15,7 +14,7 @@ import { useDashboard, useDashboardNavigation } from '../context';
 import {
   bookingDefaults,
   bookingRequest,
-  staffBookingSchema,
+  staffBookingResolver,
   tyreSizeOf,
   type StaffBookingValues,
 } from '../forms/booking';
@@ -54,7 +53,7 @@ export function NewBookingPage() {
   const queryClient = useQueryClient();
   const create = useCreateBooking();
   const { control, handleSubmit, setValue, trigger, getValues } = useForm<StaffBookingValues>({
-    resolver: zodResolver(staffBookingSchema),
+    resolver: staffBookingResolver,
     defaultValues: bookingDefaults(),
     mode: 'onTouched',
   });
