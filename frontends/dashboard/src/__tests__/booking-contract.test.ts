@@ -1,30 +1,11 @@
 import '../testing/polyfills';
 import { BOOKING_MESSAGES, SERVICE_LABELS, staffBookingSchema as serverStaffSchema } from '@tyres/kernel';
-import { bookingDefaults, bookingRequest, staffBookingSchemaFor } from '../forms/booking';
+import { bookingRequest, staffBookingSchemaFor } from '../forms/booking';
 import { serviceOptionLabel } from '../lib/format';
-import { addDaysToDate, perthToday } from '../lib/dates';
+import { validStaffBooking } from '../testing/booking-fixtures';
 
 const schema = staffBookingSchemaFor(2027);
-const valid = {
-  ...bookingDefaults(),
-  scheduledDate: addDaysToDate(perthToday(), 3),
-  timeSlot: '10-12 AM',
-  serviceType: 'new-tyres',
-  tyreWidth: '205',
-  tyreProfile: '55',
-  tyreRim: '16',
-  customerName: 'Olivia Smith',
-  customerPhone: '0412 345 678',
-  customerEmail: 'olivia@example.com',
-  vehicleMake: 'Toyota',
-  vehicleModel: 'Hilux',
-  vehicleYear: '2019',
-  vehicleColor: 'White',
-  registration: '1abc234',
-  address: '12 Ocean Reef Road',
-  suburb: 'Joondalup',
-  postcode: '6027',
-};
+const valid = validStaffBooking();
 const problems = (values: object) => {
   const result = schema.safeParse(values);
   return Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));

@@ -13,6 +13,7 @@ import { blockSlotSchema } from '../forms/block-slot';
 import { newUserSchema } from '../forms/user';
 import { expensePayload } from '../tabs/ExpensesTab';
 import { addDaysToDate, perthToday } from '../lib/dates';
+import { validStaffBooking } from '../testing/booking-fixtures';
 
 const messages = (result: {
   success: boolean;
@@ -43,26 +44,7 @@ describe('staff booking form (spec section 5)', () => {
     expect(m).not.toHaveProperty('notes');
   });
 
-  const valid = {
-    ...bookingDefaults(),
-    scheduledDate: addDaysToDate(perthToday(), 3),
-    timeSlot: '10-12 AM',
-    serviceType: 'new-tyres',
-    tyreWidth: '205',
-    tyreProfile: '55',
-    tyreRim: '16',
-    customerName: 'Olivia Smith',
-    customerPhone: '0412 345 678',
-    customerEmail: 'olivia@example.com',
-    vehicleMake: 'Toyota',
-    vehicleModel: 'Hilux',
-    vehicleYear: '2019',
-    vehicleColor: 'White',
-    registration: '1abc234',
-    address: '12 Ocean Reef Road',
-    suburb: 'Joondalup',
-    postcode: '6027',
-  };
+  const valid = validStaffBooking();
 
   test('the vehicle-year limit is next year at the moment of checking (a tab left open over New Year)', async () => {
     const check = async (now: string) => {
