@@ -10,7 +10,7 @@ const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
-    '^@tyres/(events|service-kit|prisma-tools|testkit|reference-data|kernel)$':
+    '^@tyres/(events|service-kit|prisma-tools|testkit|reference-data|kernel|telemetry)$':
       '<rootDir>/packages/$1/src/index.ts',
   },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
