@@ -38,6 +38,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
+      setupFiles: ['<rootDir>/test/support/contract-check.js'],
       testMatch: [
         '<rootDir>/{packages,services}/*/test/integration/**/*.int.test.ts',
         '<rootDir>/test/integration/**/*.int.test.ts',

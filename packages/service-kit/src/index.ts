@@ -15,3 +15,4 @@ export * from './idempotency';
 export * from './maintenance';
 export * from './runtime';
 export * from './text';
+export * from './openapi';

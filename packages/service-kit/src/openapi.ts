@@ -1,0 +1,278 @@
+import type { Express, RequestHandler } from 'express';
+import * as z from 'zod';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+
+/**
+ * OpenAPI 3.1 for every service, generated from the same zod schemas that validate its requests and describe its
+ * responses (issue 17). A service writes its routes once as a zod-openapi paths object (src/http/openapi.ts), and:
+ * - `serviceOpenApiDocument` turns it into the document each service serves at GET /openapi.json;
+ * - `responseContractCheck` (integration tests and e2e, `OPENAPI_RESPONSE_CHECK=strict`) checks every JSON answer
+ *   against it, so a renamed field fails the service's own tests, not the customer;
+ * - the gateway combines the documents, and the front ends' types are generated from them.
+ */
+
+export type OpenApiDocument = ReturnType<typeof createDocument>;
+export type RoutePaths = ZodOpenApiPathsObject;
+export type RouteOperation = ZodOpenApiOperationObject;
+
+/** The one error body every service answers with (errors.ts `ErrorBody`). */
+export const ErrorBodySchema = z
+  .object({
+    message: z.string().meta({ description: 'What went wrong, in words the front ends show as they are.' }),
+    code: z
+      .string()
+      .optional()
+      .meta({ description: 'A stable machine-readable code, e.g. validation_failed.' }),
+    details: z.unknown().optional(),
+  })
+  .meta({ id: 'Error' });
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503;
+
+const STATUS_TEXT: Record<ErrorStatus, string> = {
+  400: 'Bad request',
+  401: 'Not signed in',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable',
+  429: 'Too many requests',
+  502: 'Upstream unavailable',
+  503: 'Temporarily unavailable',
+};
+
+/**
+ * Error responses with the exact messages a route answers: `errors({ 404: 'Booking not found', 409: [...] })`.
+ * The messages are the response's description and its examples, so a reader (and the reference page) sees them.
+ */
+export function errors(
+  messages: Partial<Record<ErrorStatus, string | readonly string[]>>,
+): Record<string, ZodOpenApiResponseObject> {
+  const out: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [key, value] of Object.entries(messages) as [string, string | readonly string[] | undefined][]) {
+    if (value === undefined) continue;
+    const status = Number(key) as ErrorStatus;
+    const list = typeof value === 'string' ? [value] : [...value];
+    out[key] = {
+      description: `${STATUS_TEXT[status] ?? 'Error'}: ${list.map((m) => `"${m}"`).join('; ')}`,
+      content: {
+        'application/json': {
+          schema: ErrorBodySchema,
+          examples: Object.fromEntries(list.map((message, i) => [`e${i + 1}`, { value: { message } }])),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+/** Every staff route: the identity the gateway signed is missing, or the role does not allow it. */
+export const STAFF_ERRORS = {
+  401: 'Not authenticated',
+  403: 'You do not have permission to do that',
+} as const;
+
+/** Any route that touches the database may answer this while Postgres is down or restarting (database-errors.ts). */
+export const UNAVAILABLE = {
+  503: 'The service is temporarily unavailable. Please try again in a moment.',
+} as const;
+
+/** A JSON success response. */
+export function json(description: string, schema: z.ZodType): ZodOpenApiResponseObject {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/** A JSON request body. */
+export function jsonBody(schema: z.ZodType, description?: string) {
+  return {
+    required: true,
+    ...(description ? { description } : {}),
+    content: { 'application/json': { schema } },
+  };
+}
+
+export interface ServiceDocumentInfo {
+  /** The service's name (booking, jobs, …). */
+  service: string;
+  version?: string;
+  description: string;
+  paths: RoutePaths;
+}
+
+/** Staff routes carry the identity the gateway signed (a short-lived JWT in `x-identity`, see identity.ts). */
+const SECURITY_SCHEMES = {
+  gatewayIdentity: {
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name: 'x-identity',
+    description:
+      'The signed identity the gateway attaches after checking the staff session cookie. Services never see cookies.',
+  },
+};
+
+export function serviceOpenApiDocument(info: ServiceDocumentInfo): OpenApiDocument {
+  return createDocument({
+    openapi: '3.1.0',
+    info: { title: `${info.service} service`, version: info.version ?? '1', description: info.description },
+    paths: info.paths,
+    components: { securitySchemes: SECURITY_SCHEMES },
+  });
+}
+
+/** GET /openapi.json: for other teams and for the gateway, which combines every service's document. */
+export function mountOpenApi(app: Express, document: OpenApiDocument): void {
+  const body = JSON.stringify(document);
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(body);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Checking answers against the document
+
+interface CompiledRoute {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  operation: ZodOpenApiOperationObject;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+function compile(paths: RoutePaths): CompiledRoute[] {
+  const routes: CompiledRoute[] = [];
+  for (const [template, item] of Object.entries(paths)) {
+    const pattern = new RegExp(
+      '^' + template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+') + '/?$',
+    );
+    for (const method of METHODS) {
+      const operation = (item as Record<string, ZodOpenApiOperationObject | undefined>)[method];
+      if (operation) routes.push({ method: method.toUpperCase(), template, pattern, operation });
+    }
+  }
+  // Literal segments win over parameters (/bookings/slots before /bookings/{id}).
+  return routes.sort((a, b) => a.template.split('{').length - b.template.split('{').length);
+}
+
+export interface ContractViolation {
+  method: string;
+  path: string;
+  status: number;
+  problem: string;
+}
+
+/** Finds the documented operation for a request, or undefined. */
+export function findOperation(paths: RoutePaths, method: string, path: string) {
+  return compile(paths).find((r) => r.method === method.toUpperCase() && r.pattern.test(path));
+}
+
+function responseFor(responses: ZodOpenApiResponsesObject | undefined, status: number) {
+  if (!responses) return undefined;
+  const r = responses as Record<string, ZodOpenApiResponseObject | undefined>;
+  return r[String(status)] ?? r[`${String(status)[0]}XX`] ?? r.default;
+}
+
+/**
+ * Checks one answer against the document: the route and status must be documented, and a JSON body must parse
+ * with the documented schema (as it travels: dates as strings). Returns undefined when it conforms.
+ */
+export function checkResponse(
+  compiled: CompiledRoute[],
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  contentType = 'application/json',
+): ContractViolation | undefined {
+  const route = compiled.find((r) => r.method === method.toUpperCase() && r.pattern.test(path));
+  const generic = isGenericError(status, body);
+  if (!route) {
+    // An unknown address answers the kit's 404; anything else must be documented.
+    if (status === 404 || generic) return errorBodyViolation(method, path, status, body);
+    return { method, path, status, problem: 'route is not in the OpenAPI document' };
+  }
+  const response = responseFor(route.operation.responses, status);
+  if (!response) {
+    if (generic) return errorBodyViolation(method, path, status, body);
+    return { method, path, status, problem: `status ${status} is not documented for ${route.template}` };
+  }
+  const media = (response as { content?: Record<string, { schema?: unknown }> }).content;
+  if (!media) return undefined;
+  const schema = (media[contentType] ?? media['application/json'])?.schema as z.ZodType | undefined;
+  if (!schema || typeof (schema as { safeParse?: unknown }).safeParse !== 'function') return undefined;
+  const wire = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
+  const result = schema.safeParse(wire);
+  if (result.success) return undefined;
+  const issues = result.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
+    .join('; ');
+  return { method, path, status, problem: `body does not match ${route.template}: ${issues}` };
+}
+
+/**
+ * Answers any route can give that come from the kit rather than the route: a body the parser refused (malformed
+ * JSON or address, too large, unsupported encoding), a database outage (503), a crash (500). Documented once,
+ * in the service's description, not on every operation; their body is still checked.
+ */
+const GENERIC_STATUSES = new Set([413, 415, 500, 502, 503]);
+const GENERIC_400_CODES = new Set(['malformed_json', 'malformed_url', 'invalid_characters']);
+
+function isGenericError(status: number, body: unknown): boolean {
+  if (GENERIC_STATUSES.has(status)) return true;
+  const code = (body as { code?: unknown } | null)?.code;
+  return status === 400 && typeof code === 'string' && GENERIC_400_CODES.has(code);
+}
+
+function errorBodyViolation(method: string, path: string, status: number, body: unknown) {
+  if (ErrorBodySchema.safeParse(body).success) return undefined;
+  return { method, path, status, problem: 'error body is not { message, code?, details? }' };
+}
+
+/** Routes every service has that are not part of its API. */
+const OPERATIONAL = /^\/(healthz|readyz|metrics|openapi\.json)$/;
+
+/**
+ * Express middleware (mounted before the routes) that checks every JSON answer against the document. With
+ * `OPENAPI_RESPONSE_CHECK=strict` (integration and end-to-end tests) a non-conforming answer becomes a 500 naming
+ * the problem, so the test that made it fails; otherwise (`warn`) it is logged. Off in production by default: the
+ * check costs a parse per response.
+ */
+export function responseContractCheck(
+  paths: RoutePaths,
+  mode: 'strict' | 'warn' | 'off' = (process.env.OPENAPI_RESPONSE_CHECK as 'strict' | 'warn' | undefined) ??
+    'off',
+  onViolation: (v: ContractViolation) => void = () => undefined,
+): RequestHandler {
+  if (mode === 'off') return (_req, _res, next) => next();
+  const compiled = compile(paths);
+  return (req, res, next) => {
+    const path = req.originalUrl.split('?')[0] ?? '/';
+    if (OPERATIONAL.test(path)) return next();
+    const original = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const violation = checkResponse(compiled, req.method, path, res.statusCode, body);
+      if (!violation) return original(body);
+      onViolation(violation);
+      if (mode === 'warn') return original(body);
+      res.status(500);
+      return original({
+        message: `Response does not match the OpenAPI document: ${violation.problem}`,
+        code: 'openapi_contract_violation',
+        details: { ...violation, body },
+      });
+    };
+    next();
+  };
+}
+
+export { compile as compileRoutes };
