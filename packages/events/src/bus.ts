@@ -1,4 +1,15 @@
 import type { ConfirmChannel, ConsumeMessage, MessageProperties, Options } from 'amqplib';
+import {
+  context,
+  contextFrom,
+  recordFailure,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  tracer,
+  type Link,
+  type Span,
+} from '@tyres/telemetry';
 import { AmqpConnection, type ManagedChannel, type ReconnectOptions } from './connection';
 import { contracts } from './contracts';
 import type { AnyContract, EventEnvelope, EventOf } from './envelope';
@@ -411,21 +422,74 @@ export function createEventBus(options: EventBusOptions): EventBus {
     });
   }
 
+  /** The consumer span of one delivery: a child of the publish span whose `traceparent` the message carries. */
+  function consumerSpan(d: Delivery): Span {
+    return tracer().startSpan(
+      `${d.event.type} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'rabbitmq',
+          'messaging.operation.type': 'process',
+          'messaging.consumer.group.name': service,
+          'messaging.destination.name': topology.queue,
+          'messaging.rabbitmq.destination.routing_key': d.msg.fields.routingKey,
+          'messaging.message.id': d.event.id,
+          'tyres.correlation_id': d.event.correlationId,
+          'tyres.attempt': d.ctx.attempt,
+        },
+      },
+      contextFrom(d.msg.properties.headers),
+    );
+  }
+
   /** Runs `work` for one delivery, then acks it or hands it to retry / dead-letter. */
   async function settleOne(d: Delivery, work: () => Promise<boolean>): Promise<void> {
     let outcome: 'ack' | 'retry' | 'dead-letter' = 'ack';
     let duplicate = false;
+    const span = consumerSpan(d);
     try {
-      duplicate = await work();
+      duplicate = await context.with(trace.setSpan(context.active(), span), work);
       ack(d.ch, d.msg);
       d.ctx.logger.debug(
         { durationMs: Date.now() - d.started, duplicate },
         duplicate ? 'duplicate skipped' : 'handled',
       );
     } catch (err) {
-      outcome = await settleFailure(d, err);
+      recordFailure(span, err);
+      outcome = await context.with(trace.setSpan(context.active(), span), () => settleFailure(d, err));
     }
+    if (duplicate) span.setAttribute('tyres.duplicate', true);
+    span.setAttribute('tyres.outcome', outcome);
+    span.end();
     consumedMetric(d, outcome, duplicate);
+  }
+
+  /**
+   * A batch's span: one per handler call, linked to each message's publish span (a batch has many parents, so
+   * links, as the messaging conventions say).
+   */
+  function batchSpan(list: readonly Delivery[]): Span {
+    const links: Link[] = [];
+    for (const d of list) {
+      const sc = trace.getSpanContext(contextFrom(d.msg.properties.headers));
+      if (sc) links.push({ context: sc });
+    }
+    return tracer().startSpan(
+      `${list.length} events process`,
+      {
+        kind: SpanKind.CONSUMER,
+        links,
+        attributes: {
+          'messaging.system': 'rabbitmq',
+          'messaging.operation.type': 'process',
+          'messaging.consumer.group.name': service,
+          'messaging.destination.name': topology.queue,
+          'messaging.batch.message_count': list.length,
+        },
+      },
+      context.active(),
+    );
   }
 
   /** The per-event handlers of a delivery, in order; true if any skipped it as a duplicate. */
@@ -530,9 +594,15 @@ export function createEventBus(options: EventBusOptions): EventBus {
         continue;
       }
       let result: Awaited<ReturnType<BatchEventHandler>>;
+      const span = batchSpan(list);
       try {
-        result = await sub.handler(list.map((d) => ({ event: d.event, ctx: d.ctx })));
+        result = await context.with(trace.setSpan(context.active(), span), () =>
+          sub.handler(list.map((d) => ({ event: d.event, ctx: d.ctx }))),
+        );
+        span.end();
       } catch (err) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(err) });
+        span.end();
         log.warn(
           { ...errorFields(err), messages: list.length },
           'batch failed; handling its messages one at a time',

@@ -1,3 +1,4 @@
+import { carrierOf, type TraceCarrier } from '@tyres/telemetry';
 import { contracts } from './contracts';
 import type { EventEnvelope } from './envelope';
 import { errorFields, errorMessage, noopLogger, type Logger } from './logger';
@@ -24,6 +25,9 @@ export interface Outbox {
  * Inserts outbox rows with the caller's executor: a Prisma interactive-transaction client (`tx`), a
  * `pgExecutor` transaction, or anything with `$executeRawUnsafe`. Call it in the same transaction as the state
  * change. Invalid events throw (EventParseError) so the transaction rolls back.
+ *
+ * The row keeps the W3C trace context active at this moment (`trace_context`: the request's or the handled
+ * event's span): the relay publishes the row later, outside any request, and continues that trace from it.
  */
 export async function enqueue(
   tx: SqlExecutor,
@@ -34,16 +38,18 @@ export async function enqueue(
   if (list.length === 0) return;
   const table = `${quoteIdent(options.schema)}."outbox_events"`;
   const registry: ContractRegistry = options.registry ?? contracts;
+  const trace = carrierOf();
+  const traceContext = trace ? JSON.stringify(trace) : null;
   const values: unknown[] = [];
   const rows: string[] = [];
   for (const event of list) {
     const payload = options.validate === false ? event : parseEnvelope(event, registry).envelope;
     const n = values.length;
-    rows.push(`($${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb)`);
-    values.push(payload.id, payload.type, JSON.stringify(payload));
+    rows.push(`($${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::jsonb)`);
+    values.push(payload.id, payload.type, JSON.stringify(payload), traceContext);
   }
   await tx.$executeRawUnsafe(
-    `INSERT INTO ${table} ("id", "type", "payload") VALUES ${rows.join(', ')}`,
+    `INSERT INTO ${table} ("id", "type", "payload", "trace_context") VALUES ${rows.join(', ')}`,
     ...values,
   );
 }
@@ -100,6 +106,17 @@ interface OutboxRow {
   type: string;
   payload: unknown;
   attempts: number;
+  /** The producer's W3C trace context (null for rows written without one). */
+  trace_context: unknown;
+}
+
+/** The row's trace context as the publisher takes it (jsonb arrives parsed from Prisma, as text from some drivers). */
+function traceOf(raw: unknown): TraceCarrier | undefined {
+  const value = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+  if (!value || typeof value !== 'object') return undefined;
+  const { traceparent, tracestate } = value as Record<string, unknown>;
+  if (typeof traceparent !== 'string') return undefined;
+  return typeof tracestate === 'string' ? { traceparent, tracestate } : { traceparent };
 }
 
 /**
@@ -135,7 +152,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     const result = await options.db.$transaction(
       async (tx) => {
         const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
-          `SELECT "id", "type", "payload", "attempts" FROM ${table}
+          `SELECT "id", "type", "payload", "attempts", "trace_context" FROM ${table}
            WHERE "published_at" IS NULL AND "available_at" <= now()
            ORDER BY "created_at", "id"
            LIMIT $1::int
@@ -147,7 +164,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           rows.map((row) => {
             const payload =
               typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
-            return options.publisher.publish(payload as EventEnvelope);
+            return options.publisher.publish(payload as EventEnvelope, { trace: traceOf(row.trace_context) });
           }),
         );
         const sent: string[] = [];

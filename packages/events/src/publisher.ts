@@ -1,4 +1,14 @@
 import type { ConfirmChannel, Options } from 'amqplib';
+import {
+  context,
+  contextFrom,
+  injectInto,
+  recordFailure,
+  SpanKind,
+  trace,
+  tracer,
+  type TraceCarrier,
+} from '@tyres/telemetry';
 import { AmqpConnection, type ManagedChannel, type ReconnectOptions } from './connection';
 import type { EventEnvelope } from './envelope';
 import { noopLogger, type Logger } from './logger';
@@ -29,24 +39,36 @@ export interface PublisherOptions {
   reconnect?: ReconnectOptions;
 }
 
+export interface PublishOptions {
+  /**
+   * The trace this message continues (the outbox row's `trace_context`); by default the active one. The message
+   * carries the publish span's `traceparent` in its headers.
+   */
+  trace?: TraceCarrier | undefined;
+}
+
 export interface Publisher {
   /** The connection used (owned by the publisher when it was created with a url). */
   readonly connection: AmqpConnection;
   /** Resolves once the broker has confirmed the (persistent) message; rejects otherwise. */
-  publish(envelope: EventEnvelope): Promise<void>;
+  publish(envelope: EventEnvelope, options?: PublishOptions): Promise<void>;
   /** True while a confirm channel is open. */
   isReady(): boolean;
   close(): Promise<void>;
 }
 
-/** AMQP properties for an envelope: persistent, messageId = event id, ids also in headers. */
-export function messageProperties(envelope: EventEnvelope): Options.Publish {
+/**
+ * AMQP properties for an envelope: persistent, messageId = event id, ids also in headers, and the W3C trace
+ * context of `traceContext` (default: the active span) as `traceparent`/`tracestate` headers.
+ */
+export function messageProperties(envelope: EventEnvelope, traceContext = context.active()): Options.Publish {
   const headers: Record<string, unknown> = {
     [HEADERS.eventId]: envelope.id,
     [HEADERS.eventType]: envelope.type,
     [HEADERS.correlationId]: envelope.correlationId,
   };
   if (envelope.causationId !== undefined) headers[HEADERS.causationId] = envelope.causationId;
+  injectInto(headers, traceContext);
   const occurred = Date.parse(envelope.occurredAt);
   return {
     persistent: true,
@@ -130,9 +152,28 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   return {
     connection,
-    async publish(envelope) {
+    async publish(envelope, publishOptions = {}) {
       if (closed) throw new Error('Publisher is closed');
       const started = Date.now();
+      // The producer span (OpenTelemetry messaging conventions): child of the outbox row's trace, and the parent
+      // every consumer of this message continues.
+      const parent = publishOptions.trace ? contextFrom(publishOptions.trace) : context.active();
+      const span = tracer().startSpan(
+        `${envelope.type} publish`,
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: {
+            'messaging.system': 'rabbitmq',
+            'messaging.operation.type': 'send',
+            'messaging.destination.name': exchange,
+            'messaging.rabbitmq.destination.routing_key': envelope.type,
+            'messaging.message.id': envelope.id,
+            'tyres.correlation_id': envelope.correlationId,
+          },
+        },
+        parent,
+      );
+      const traceContext = trace.setSpan(parent, span);
       try {
         if (validate) parseEnvelope(envelope, registry);
         const content = Buffer.from(JSON.stringify(envelope));
@@ -144,7 +185,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
               exchange,
               envelope.type,
               content,
-              messageProperties(envelope),
+              messageProperties(envelope, traceContext),
               confirmTimeoutMs,
             );
             break;
@@ -160,7 +201,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
           outcome: 'ok',
           durationMs: Date.now() - started,
         });
+        span.end();
       } catch (err) {
+        recordFailure(span, err);
+        span.end();
         callMetric(options.metrics, 'published', {
           type: envelope.type,
           outcome: 'error',

@@ -142,6 +142,7 @@ export function outboxInboxStatements(schema: string, options: OutboxInboxSqlOpt
     "published_at" TIMESTAMPTZ(3),
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "last_error" TEXT,
+    "trace_context" JSONB,
     CONSTRAINT "outbox_events_pkey" PRIMARY KEY ("id")
 )`,
     `CREATE INDEX ${ine}"outbox_events_published_at_available_at_idx" ON ${s}."outbox_events"("published_at", "available_at")`,
@@ -180,14 +181,16 @@ export function sharedTableModels(schema: string, options: { idempotency?: boole
   const models = [
     `/// Transactional outbox: events written with the change, published by the relay (packages/events).
 model OutboxEvent {
-  id          String    @id @db.Uuid
-  type        String
-  payload     Json
-  createdAt   DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)
-  availableAt DateTime  @default(now()) @map("available_at") @db.Timestamptz(3)
-  publishedAt DateTime? @map("published_at") @db.Timestamptz(3)
-  attempts    Int       @default(0)
-  lastError   String?   @map("last_error")
+  id           String    @id @db.Uuid
+  type         String
+  payload      Json
+  createdAt    DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)
+  availableAt  DateTime  @default(now()) @map("available_at") @db.Timestamptz(3)
+  publishedAt  DateTime? @map("published_at") @db.Timestamptz(3)
+  attempts     Int       @default(0)
+  lastError    String?   @map("last_error")
+  /// W3C trace context of the span that wrote the row; the relay's publish span continues it (packages/telemetry).
+  traceContext Json?     @map("trace_context")
 
   @@index([publishedAt, availableAt])
   @@map("outbox_events")

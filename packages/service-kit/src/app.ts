@@ -1,5 +1,6 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { context, contextFrom, SpanKind, SpanStatusCode, trace, tracer } from '@tyres/telemetry';
 import { correlationIdFrom, runWithContext } from './context';
 import { errorHandler, notFoundHandler } from './errors';
 import { createMetrics, type Metrics } from './metrics';
@@ -55,11 +56,43 @@ export interface ServiceApp {
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
+/**
+ * The request's id and its server span. The span continues the caller's W3C `traceparent` (the gateway's, or a
+ * service's) and is the active span while the request is handled, so the outbox rows, queue jobs and log lines it
+ * causes belong to the same trace. It ends when the response is finished or the client has gone.
+ */
 export const requestContext: RequestHandler = (req, res, next) => {
   const correlationId = correlationIdFrom(req.headers[REQUEST_ID_HEADER]);
   req.correlationId = correlationId;
   res.setHeader(REQUEST_ID_HEADER, correlationId);
-  runWithContext({ correlationId }, next);
+  const parent = contextFrom(req.headers);
+  const span = tracer().startSpan(
+    req.method,
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        'http.request.method': req.method,
+        'url.path': req.path,
+        'tyres.correlation_id': correlationId,
+      },
+    },
+    parent,
+  );
+  res.once('close', () => {
+    if (span.isRecording()) {
+      // The route's pattern (not the path: ids would make every name unique); the path when no route matched.
+      const route = (req.route as { path?: unknown } | undefined)?.path;
+      if (typeof route === 'string') {
+        span.setAttribute('http.route', `${req.baseUrl}${route}`);
+        span.updateName(`${req.method} ${req.baseUrl}${route}`);
+      }
+      const status = res.writableFinished ? res.statusCode : 499;
+      span.setAttribute('http.response.status_code', status);
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  });
+  runWithContext({ correlationId }, () => context.with(trace.setSpan(parent, span), next));
 };
 
 export function requestLogger(logger: Logger): RequestHandler {

@@ -1,4 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { traceFields } from '@tyres/telemetry';
 import { currentCorrelationId } from './context';
 
 export type { Logger } from 'pino';
@@ -9,10 +10,12 @@ export function createLogger(service: string, options: LoggerOptions = {}): Logg
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    // Every line written inside a request or event handler carries its correlation id.
+    // Every line written inside a request or event handler carries its correlation id, and inside a trace its
+    // trace_id/span_id (with or without an exporter), so a log line leads to its trace and back.
     mixin: () => {
       const correlationId = currentCorrelationId();
-      return correlationId ? { correlationId } : {};
+      const trace = traceFields();
+      return correlationId ? { correlationId, ...trace } : trace;
     },
     redact: {
       paths: [
