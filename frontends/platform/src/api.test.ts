@@ -9,6 +9,7 @@ import {
   getQueryFn,
   isNetworkError,
   newIdempotencyKey,
+  newTraceparent,
   queryKeyUrl,
   withQuery,
 } from './api';
@@ -92,8 +93,22 @@ describe('requests', () => {
     expect(calls[0]!.init.headers).toEqual({
       'Content-Type': 'application/json',
       'Idempotency-Key': 'key-1',
+      traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/),
     });
     expect(newIdempotencyKey()).not.toBe(newIdempotencyKey());
+  });
+
+  test('each same-origin call starts its own trace (W3C traceparent); a cross-origin call sends none', async () => {
+    const calls = stubFetch({ body: '{}' });
+    await apiGet('/api/time-slots');
+    await apiGet('/api/time-slots');
+    await apiGet('https://elsewhere.example/api/time-slots');
+    const sent = calls.map((c) => (c.init.headers as Record<string, string> | undefined)?.traceparent);
+    expect(sent[0]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(sent[1]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(sent[0]!.slice(3, 35)).not.toBe(sent[1]!.slice(3, 35));
+    expect(sent[2]).toBeUndefined();
+    expect(newTraceparent()).not.toMatch(/^00-0{32}-/);
   });
 
   test('an empty body (204) is null', async () => {

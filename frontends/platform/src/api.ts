@@ -10,6 +10,10 @@
  * The gateway's CSRF defence is the Origin check on state-changing requests (services/gateway/src/http/security.ts):
  * the browser sends Origin itself, so no token header is added. Across origins the gateway allows only the
  * Content-Type, Idempotency-Key and X-Request-Id request headers, so the client adds no others.
+ *
+ * Each same-origin call starts its own trace: a fresh W3C `traceparent` (docs/observability.md), which the
+ * gateway continues through every service the request reaches. Cross-origin calls do not send it (the gateway's
+ * CORS policy does not list it, and a refused preflight would fail the call).
  */
 
 export class ApiError extends Error {
@@ -86,6 +90,41 @@ export function newIdempotencyKey(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
 }
 
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+function randomBytes(n: number): Uint8Array {
+  const bytes = new Uint8Array(n);
+  const c = globalThis.crypto as Crypto | undefined;
+  if (c?.getRandomValues) c.getRandomValues(bytes);
+  else for (let i = 0; i < n; i++) bytes[i] = Math.floor(Math.random() * 256);
+  // An all-zero trace or span id is invalid: never send one.
+  if (bytes.every((b) => b === 0)) bytes[n - 1] = 1;
+  return bytes;
+}
+
+/**
+ * A new W3C trace context for one request (version 00, random trace and parent ids, sampled: the browser has no
+ * sampler of its own, the services' OTEL_TRACES_SAMPLER decides).
+ */
+export function newTraceparent(): string {
+  return `00-${hex(randomBytes(16))}-${hex(randomBytes(8))}-01`;
+}
+
+function sameOrigin(url: string): boolean {
+  if (url.startsWith('/') && !url.startsWith('//')) return true;
+  const here = (globalThis as { location?: { href: string; origin: string } }).location;
+  if (!here) return false;
+  try {
+    return new URL(url, here.href).origin === here.origin;
+  } catch {
+    return false;
+  }
+}
+
 export interface RequestOptions {
   /** Extra request headers. */
   headers?: Record<string, string>;
@@ -101,10 +140,11 @@ export interface RequestOptions {
 
 type Body = { kind: 'none' } | { kind: 'json'; data: unknown } | { kind: 'form'; form: FormData };
 
-function headersFor(body: Body, options: RequestOptions): Record<string, string> {
+function headersFor(url: string, body: Body, options: RequestOptions): Record<string, string> {
   return {
     ...(body.kind === 'json' ? { 'Content-Type': 'application/json' } : {}),
     ...(options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}),
+    ...(sameOrigin(url) ? { traceparent: newTraceparent() } : {}),
     ...options.headers,
   };
 }
@@ -118,7 +158,7 @@ async function throwIfResNotOk(res: Response): Promise<void> {
 
 /** The one place a request is sent: credentials, headers, query string. Answers the raw Response. */
 async function send(method: HttpMethod, url: string, body: Body, options: RequestOptions): Promise<Response> {
-  const headers = headersFor(body, options);
+  const headers = headersFor(url, body, options);
   return fetch(options.query ? withQuery(url, options.query) : url, {
     method,
     // For multipart the browser sets the Content-Type with its boundary.

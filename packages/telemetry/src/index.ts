@@ -21,3 +21,4 @@ export {
   type SpanOptions,
   type TraceCarrier,
 } from './tracing';
+export { queueTelemetry } from './queues';

@@ -1,4 +1,5 @@
 import { createLogger, runMain } from '@tyres/service-kit';
+import { startTelemetry } from '@tyres/telemetry';
 import { loadServiceConfig } from './config';
 import { startJobsService } from './service';
 
@@ -6,6 +7,9 @@ import { startJobsService } from './service';
 runMain('jobs', async () => {
   const config = loadServiceConfig();
   const logger = createLogger('jobs', { level: config.LOG_LEVEL });
+  // Before anything serves: the trace context must be in place for the first request (OTEL_* variables).
+  const telemetry = startTelemetry('jobs', { warn: (msg) => logger.warn({ component: 'telemetry' }, msg) });
   const runtime = await startJobsService(config, logger);
+  runtime.lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
   return { lifecycle: runtime.lifecycle, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS };
 });

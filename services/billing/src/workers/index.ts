@@ -2,6 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import { createRedis, type Logger } from '@tyres/service-kit';
 import type { EmailJobResult, InvoiceDocuments, PdfJobResult } from '../app/invoice-documents';
 import { bullPrefix, EMAIL_QUEUE, PDF_QUEUE, type EmailJobData, type PdfJobData } from './queues';
+import { queueTelemetry } from '@tyres/telemetry';
 
 export type { EmailJobResult, PdfJobResult } from '../app/invoice-documents';
 
@@ -38,11 +39,14 @@ export function startWorkers(documents: InvoiceDocuments, options: WorkerOptions
     connection: pdfConnection,
     prefix,
     concurrency: options.pdfConcurrency,
+    // Each job runs in a span continuing the request that asked for the PDF or the email.
+    telemetry: queueTelemetry('billing'),
   });
   const email = new Worker<EmailJobData, EmailJobResult>(EMAIL_QUEUE, emailProcessor(documents), {
     connection: emailConnection,
     prefix,
     concurrency: options.emailConcurrency,
+    telemetry: queueTelemetry('billing'),
   });
   for (const worker of [pdf, email]) {
     worker.on('error', (err) => logger.warn({ err: err.message, queue: worker.name }, 'worker error'));

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
 import { createRedis } from '@tyres/service-kit';
 import type { Redis } from 'ioredis';
+import { queueTelemetry } from '@tyres/telemetry';
 
 /** Queue names (architecture section 5). */
 export const PDF_QUEUE = 'pdf';
@@ -91,14 +92,18 @@ export function createQueues(redisUrl: string, redisPrefix: string, attempts: nu
     connections.push(c);
     return c;
   };
+  // Adding a job records a producer span and stores the trace context in the job, for the worker to continue.
+  const telemetry = queueTelemetry('billing');
   const pdf = new Queue<PdfJobData>(PDF_QUEUE, {
     connection: producer,
     prefix,
+    telemetry,
     defaultJobOptions: jobOptions(attempts),
   });
   const email = new Queue<EmailJobData>(EMAIL_QUEUE, {
     connection: producer,
     prefix,
+    telemetry,
     defaultJobOptions: jobOptions(attempts),
   });
   const pdfEvents = new QueueEvents(PDF_QUEUE, { connection: listener(), prefix });

@@ -8,6 +8,16 @@ import {
   type RequestHandler as ProxyHandler,
 } from 'http-proxy-middleware';
 import type { Logger } from '@tyres/service-kit';
+import {
+  context,
+  contextFrom,
+  injectInto,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  tracer,
+  type Span,
+} from '@tyres/telemetry';
 import type { Route, Upstream } from './routing';
 import { LENGTH_REQUIRED, sendJson, TOO_LARGE } from './replies';
 
@@ -56,11 +66,38 @@ interface InFlight {
    * went away before its answer.
    */
   abandoned: boolean;
+  /** A WebSocket upgrade's span, ended once the service has answered the handshake (or it failed). */
+  endUpgradeSpan?: (failed?: boolean) => void;
 }
 
 function appendHeader(existing: string | string[] | undefined, value: string): string {
   if (existing === undefined) return value;
   return `${Array.isArray(existing) ? existing.join(', ') : existing}, ${value}`;
+}
+
+/**
+ * The gateway's span of a forwarded call: a child of the browser's `traceparent` when it sent one (continued,
+ * never replaced), else the root of a new trace. The service sees this span as its parent: `traceparent` is
+ * rewritten in the forwarded headers. A client's `tracestate` goes on with it.
+ */
+function forwardSpan(req: http.IncomingMessage, route: Route, upstream: string, kind: 'http' | 'ws'): Span {
+  const parent = contextFrom(req.headers);
+  const span = tracer().startSpan(
+    kind === 'ws' ? `WS ${route.prefix ?? route.pattern?.source ?? 'upgrade'}` : (req.method ?? 'GET'),
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        'http.request.method': req.method ?? 'GET',
+        'http.route': route.prefix ?? route.pattern?.source ?? '',
+        'tyres.upstream': upstream,
+      },
+    },
+    parent,
+  );
+  delete req.headers.traceparent;
+  delete req.headers.tracestate;
+  injectInto(req.headers, trace.setSpan(parent, span));
+  return span;
 }
 
 /** The headers a service reads to know who really called (the gateway is the only way in). */
@@ -123,6 +160,12 @@ export function createForwarder(deps: ForwarderDeps) {
       // proxyTimeout aborts the call; this tells that abort apart from a refused connection.
       proxyReq.once('timeout', () => (flight.timedOut = true));
     });
+    proxy.on('proxyReqWs', (proxyReq, req) => {
+      const end = inFlight.get(req)?.endUpgradeSpan;
+      if (!end) return;
+      proxyReq.once('upgrade', () => end());
+      proxyReq.once('response', (answer: http.IncomingMessage) => end((answer.statusCode ?? 502) >= 500));
+    });
     proxy.on('proxyRes', (answer, _req, res) => {
       if (res.headersSent) return void answer.resume();
       const headers = answer.headers;
@@ -136,6 +179,7 @@ export function createForwarder(deps: ForwarderDeps) {
       const flight = inFlight.get(req);
       // Abandoned on purpose (a body past its cap, a client that left): nothing went wrong upstream.
       if (flight?.abandoned) return;
+      flight?.endUpgradeSpan?.(true);
       deps.logger.warn(
         {
           err: err.message,
@@ -239,19 +283,41 @@ export function createForwarder(deps: ForwarderDeps) {
       inFlight.set(req, flight);
       for (const h of HOP_BY_HOP) delete req.headers[h];
       forwardedHeaders(req, 'http');
-      // The client went away before the answer finished: stop the upstream work too.
+      const span = forwardSpan(req, route, route.upstream, 'http');
       res.once('close', () => {
-        if (res.writableFinished) return;
+        const finished = res.writableFinished;
+        if (span.isRecording()) {
+          const status = finished ? res.statusCode : 499;
+          span.setAttribute('http.response.status_code', status);
+          if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          if (route.prefix) span.updateName(`${req.method} ${route.prefix}`);
+        }
+        span.end();
+        if (finished) return;
+        // The client went away before the answer finished: stop the upstream work too.
         flight.abandoned = true;
         flight.proxyReq?.destroy();
       });
       const proxy = proxies.get(route.upstream)!;
-      proxy.server.web(req, res, proxy.options);
+      // The proxy's error handler logs inside the span (trace_id on the line).
+      context.with(trace.setSpan(context.active(), span), () => proxy.server.web(req, res, proxy.options));
     },
 
     upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, route: Route, correlationId: string) {
       inFlight.set(req, { route, correlationId, cap: 0, timedOut: false, abandoned: false });
       forwardedHeaders(req, 'ws');
+      // The upgrade's span covers the handshake, not the socket's life (hours): it ends once the socket is handed
+      // on to the service, or fails.
+      const span = forwardSpan(req, route, route.upstream, 'ws');
+      let ended = false;
+      const endUpgradeSpan = (failed = false) => {
+        if (ended) return;
+        ended = true;
+        if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      };
+      inFlight.get(req)!.endUpgradeSpan = endUpgradeSpan;
+      socket.once('close', () => endUpgradeSpan());
       proxies.get(route.upstream)!.middleware.upgrade(req, socket as Socket, head);
     },
   };

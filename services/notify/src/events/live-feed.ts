@@ -11,6 +11,7 @@ import {
   type ManagedChannelOptions,
 } from '@tyres/events';
 import type { Logger } from '@tyres/service-kit';
+import { contextFrom, inSpan, SpanKind } from '@tyres/telemetry';
 
 type ConfirmChannel = Parameters<NonNullable<ManagedChannelOptions['setup']>>[0];
 type ConsumeMessage = NonNullable<Parameters<Parameters<ConfirmChannel['consume']>[1]>[0]>;
@@ -85,7 +86,22 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
       }
       const handler = handlers.get(envelope.type);
       if (!handler) return;
-      handler(envelope as never);
+      // The live push continues the event's trace: a consumer span, child of the publish span in the headers.
+      inSpan(
+        `${envelope.type} live`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent: contextFrom(msg.properties.headers),
+          attributes: {
+            'messaging.system': 'rabbitmq',
+            'messaging.operation.type': 'process',
+            'messaging.destination.name': queueName ?? '',
+            'messaging.message.id': envelope.id,
+            'tyres.correlation_id': envelope.correlationId,
+          },
+        },
+        () => handler(envelope as never),
+      );
       options.metrics?.received(type, 'handled');
     } catch (err) {
       const invalid = err instanceof Error && err.name === 'EventParseError';

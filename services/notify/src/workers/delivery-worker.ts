@@ -11,6 +11,7 @@ import { classifySmtpError, classifyTwilioError, PermanentDeliveryError } from '
 import { InvalidPhoneNumberError, normalizeAuMobile } from '../domain/phone';
 import { bullPrefix, EMAIL_QUEUE, SMS_QUEUE, type DeliveryJobData } from './queues';
 import type { EmailTransport, SmsTransport, Transports } from './transports';
+import { queueTelemetry } from '@tyres/telemetry';
 
 export type { ChannelSender } from '../app/delivery-attempts';
 
@@ -110,6 +111,8 @@ export function startDeliveryWorker(
     connection: settings.connection,
     prefix: settings.prefix,
     concurrency: settings.concurrency,
+    // Each SMS/email job runs in a span continuing the event that asked for it (the producer's trace context).
+    telemetry: queueTelemetry('notify'),
   });
   worker.on('error', (err) =>
     settings.logger.warn({ err: err.message, queue: settings.queue }, 'worker connection problem'),

@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { queueTelemetry } from '@tyres/telemetry';
 
 /** Queue names (architecture section 5). */
 export const SMS_QUEUE = 'sms';
@@ -53,14 +54,18 @@ export interface QueueSettings {
  */
 export function createQueues(producer: Redis, settings: QueueSettings): NotifyQueues {
   const prefix = bullPrefix(settings.redisPrefix);
+  // Adding a job records a producer span and stores the trace context in the job, for the worker to continue.
+  const telemetry = queueTelemetry('notify');
   const sms = new Queue<DeliveryJobData>(SMS_QUEUE, {
     connection: producer,
     prefix,
+    telemetry,
     defaultJobOptions: jobOptions(settings.smsAttempts, settings.smsBackoffMs),
   });
   const email = new Queue<DeliveryJobData>(EMAIL_QUEUE, {
     connection: producer,
     prefix,
+    telemetry,
     defaultJobOptions: jobOptions(settings.emailAttempts, settings.emailBackoffMs),
   });
   sms.on('error', () => undefined);

@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { Identity, Logger } from '@tyres/service-kit';
 import WebSocket from 'ws';
+import { inSpan, SpanKind } from '@tyres/telemetry';
 import {
   normalizeSuburb,
   parseClientMessage,
@@ -122,8 +123,29 @@ export class NotificationHub {
     );
   }
 
-  /** Delivers one notification to the admins or to one user's sockets, honouring each socket's suburb filter. */
+  /**
+   * Delivers one notification to the admins or to one user's sockets, honouring each socket's suburb filter. The
+   * push is a span in the trace of the event that caused it (the active span: the live feed's consumer span).
+   */
   deliver(delivery: Delivery): number {
+    return inSpan(
+      'dashboard push',
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'tyres.push.message_type': delivery.message.type,
+          'tyres.push.audience': delivery.to === 'admins' ? 'admins' : 'user',
+        },
+      },
+      (span) => {
+        const sent = this.push(delivery);
+        span.setAttribute('tyres.push.sockets', sent);
+        return sent;
+      },
+    );
+  }
+
+  private push(delivery: Delivery): number {
     const targets = delivery.to === 'admins' ? this.admins : this.byUser.get(delivery.userId);
     if (!targets || targets.size === 0) return 0;
     const payload = Buffer.from(JSON.stringify(delivery.message));
