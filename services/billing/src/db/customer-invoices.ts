@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from './client';
 import type { CustomerInvoice, CustomerInvoiceItem, JobSnapshot, Prisma } from './generated/client';
 
@@ -184,6 +185,17 @@ export async function nextSeriesValue(tx: Tx, series = INVOICE_NUMBER_SERIES): P
   const value = rows[0]?.last_value;
   if (value === undefined) throw new Error(`number series ${series} is missing (migrations not applied?)`);
   return value;
+}
+
+/**
+ * A unique placeholder for the moment between inserting an invoice and numbering it, in the same transaction
+ * (never committed: setInvoiceNumber replaces it before the transaction ends).
+ */
+export const provisionalInvoiceNumber = () => `PENDING-${randomUUID()}`;
+
+/** Gives an invoice inserted with a provisional number its real one. */
+export async function setInvoiceNumber(tx: Tx, id: string, invoiceNumber: string): Promise<void> {
+  await tx.$executeRaw`UPDATE "billing"."customer_invoices" SET "invoice_number" = ${invoiceNumber} WHERE "id" = ${id}`;
 }
 
 export function insertInvoice(
