@@ -15,6 +15,22 @@ export {
   withQuery,
 } from './api';
 export type { HttpMethod, Page, QueryParams, QueryValue, RequestOptions, UnauthorizedBehavior } from './api';
+export { fillPath, typedApi } from './typed-api';
+export type {
+  CallInit,
+  ErrorBody,
+  ItemOf,
+  JsonBody,
+  Method,
+  Operation,
+  PathParams,
+  PathsWith,
+  QueryOf,
+  RequestBodyOf,
+  ResponseOf,
+  SuccessBody,
+  TypedApi,
+} from './typed-api';
 export { createQueryClient } from './query-client';
 export {
   dismissToasts,
