@@ -143,6 +143,9 @@ export function buildAsyncApi(
             [HEADERS.eventType]: { type: 'string' },
             [HEADERS.correlationId]: { type: 'string' },
             [HEADERS.causationId]: { type: 'string' },
+            // W3C trace context of the publish span (packages/telemetry): consumers continue the producer's trace.
+            traceparent: { type: 'string' },
+            tracestate: { type: 'string' },
           },
         },
         ...schemas,
