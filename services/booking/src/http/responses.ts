@@ -1,7 +1,8 @@
 /** Answer shapes: what the routes send for bookings, tokens and photos. */
 import type { Response } from 'express';
 import { toMoney } from '@tyres/events';
-import { dateFromDb } from '@tyres/kernel';
+import { dateFromDb, TIME_SLOT_LABELS, type TimeSlot } from '@tyres/kernel';
+import { z } from 'zod';
 import type { Replay } from '../app/bookings';
 import type { Booking as BookingModel } from '../db/generated/client';
 import { customerOf, vehicleOf, type PhotoRow } from '../events/builders';
@@ -49,3 +50,182 @@ export const photoView = (p: PhotoRow) => ({
   size: p.size,
   uploadedAt: p.uploadedAt.toISOString(),
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// The same answers as zod schemas, for the OpenAPI document (openapi.ts) and the contract check in the tests.
+
+/** Money as it travels: a decimal string with two places ("139.00"). */
+export const Money = z
+  .string()
+  .regex(/^-?\d+\.\d{2}$/)
+  .meta({ id: 'Money', description: 'Dollars as a decimal string with two places, e.g. "139.00".' });
+const TimeSlotLabel = z.enum(TIME_SLOT_LABELS as [TimeSlot, ...TimeSlot[]]).meta({ id: 'TimeSlot' });
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const PublicSlotSchema = z
+  .object({ slot: TimeSlotLabel, isAvailable: z.boolean(), blockedReason: z.string().nullable() })
+  .meta({ id: 'PublicSlot' });
+
+export const AdminSlotSchema = z
+  .object({
+    id: z.string().meta({ description: 'Stable per date and slot, e.g. "2030-06-03_0800".' }),
+    date: IsoDate,
+    slot: TimeSlotLabel,
+    isAvailable: z.boolean(),
+    blockedReason: z.string().nullable(),
+    isBlocked: z.boolean(),
+    state: z.enum(['weekend', 'time-passed', 'not-open', 'blocked', 'booked', 'available', 'held']),
+    booking: z
+      .object({ jobId: z.string(), jobNumber: z.string(), kind: z.enum(['hold', 'booking']) })
+      .nullable(),
+  })
+  .meta({ id: 'AdminSlot' });
+
+export const TyrePriceSchema = z
+  .object({ price: Money, size: z.string(), brand: z.string(), model: z.string() })
+  .meta({ id: 'TyrePrice' });
+
+export const CustomQuoteNeededSchema = z
+  .object({ error: z.string(), message: z.string(), callbackRequired: z.literal(true) })
+  .meta({ id: 'CustomQuoteNeeded' });
+
+export const PriceListSchema = z
+  .object({
+    calloutFee: Money,
+    punctureRepair: Money,
+    prepaidDiscount: Money,
+    fittingPerTyre: Money,
+    balancingPerTyre: Money,
+    batteryService: Money,
+    newTyresBasePrice: Money,
+    gstPercent: z.number(),
+    currency: z.literal('AUD'),
+    responseTime: z.string(),
+    timeSlots: z.array(z.object({ slot: TimeSlotLabel, start: z.string() })),
+  })
+  .meta({ id: 'PriceList' });
+
+export const PriceQuoteSchema = z
+  .object({
+    items: z.array(z.object({ description: z.string(), price: Money })),
+    subtotal: Money,
+    discount: Money,
+    gst: Money,
+    total: Money,
+    callbackRequired: z.boolean(),
+    message: z.string().optional(),
+  })
+  .meta({ id: 'PriceQuote' });
+
+export const BookingConfirmationSchema = z
+  .object({
+    jobId: z.string(),
+    jobNumber: z.string(),
+    scheduledDate: IsoDate,
+    timeSlot: TimeSlotLabel,
+    paymentMethod: z.enum(['onsite', 'prepaid']),
+    paymentStatus: z.string(),
+    customerValue: Money,
+  })
+  .meta({ id: 'BookingConfirmation' });
+
+export const PrepaidQuoteSchema = z
+  .object({
+    bookingToken: z.string(),
+    amount: Money,
+    currency: z.literal('AUD'),
+    scheduledDate: IsoDate,
+    timeSlot: TimeSlotLabel,
+    expiresAt: z.string().meta({ description: 'When the slot hold ends if unpaid (ISO 8601).' }),
+    quoteId: z.string(),
+    jobId: z.string(),
+    jobNumber: z.string(),
+  })
+  .meta({ id: 'PrepaidQuote' });
+
+export const BookingByTokenSchema = z
+  .object({
+    amount: Money,
+    currency: z.literal('AUD'),
+    status: z.enum(['quoted', 'confirmed', 'expired', 'conflict']),
+    paymentStatus: z.string(),
+    expiresAt: z.string().nullable(),
+    serviceType: z.string(),
+    customer: z.object({ name: z.string(), email: z.string(), phone: z.string() }),
+    job: z.object({
+      scheduledDate: IsoDate,
+      timeSlot: z.string(),
+      address: z.string(),
+      suburb: z.string(),
+      postcode: z.string(),
+      tyreSize: z.string().nullable(),
+      tyreQuantity: z.number().int().nullable(),
+    }),
+    vehicle: z.object({
+      make: z.string(),
+      model: z.string(),
+      year: z.number().int(),
+      color: z.string().nullable(),
+      registration: z.string(),
+    }),
+  })
+  .meta({ id: 'BookingByToken' });
+
+export const InternalBookingByTokenSchema = BookingByTokenSchema.extend({
+  quoteId: z.string(),
+  jobId: z.string(),
+  jobNumber: z.string(),
+  bookingToken: z.string(),
+}).meta({ id: 'InternalBookingByToken' });
+
+export const JobPhotoSchema = z
+  .object({
+    id: z.string(),
+    jobId: z.string(),
+    type: z.string(),
+    filename: z.string(),
+    originalName: z.string(),
+    mimeType: z.string(),
+    size: z.number().int(),
+    uploadedAt: z.string(),
+  })
+  .meta({ id: 'JobPhoto' });
+
+const LocalitySchema = z
+  .object({ name: z.string(), postcode: z.string(), region: z.string() })
+  .meta({ id: 'Locality' });
+export const LocalityListSchema = z.array(LocalitySchema);
+
+export const SuburbRegionsSchema = z.array(
+  z
+    .object({
+      region: z.string(),
+      suburbs: z.array(
+        z.object({ suburb: z.string(), postcode: z.string(), region: z.string(), slug: z.string() }),
+      ),
+    })
+    .meta({ id: 'SuburbRegion' }),
+);
+
+export const SuburbPageSchema = z
+  .object({
+    suburb: z.string(),
+    postcode: z.string(),
+    region: z.string(),
+    slug: z.string(),
+    metaTitle: z.string(),
+    metaDescription: z.string(),
+    content: z.string(),
+    responseTime: z.string(),
+  })
+  .meta({ id: 'SuburbPage' });
+
+export const AddressSuggestionsSchema = z.array(
+  z
+    .object({ streetAddress: z.string(), fullAddress: z.string(), suburb: z.string(), postcode: z.string() })
+    .meta({ id: 'AddressSuggestion' }),
+);
+
+export const MovedReservationSchema = z
+  .object({ jobId: z.string(), scheduledDate: IsoDate, timeSlot: TimeSlotLabel })
+  .meta({ id: 'MovedReservation' });

@@ -21,11 +21,13 @@ import {
 import {
   badRequest,
   HttpError,
+  mountOpenApi,
   notFound,
   parseOr400,
   requestFingerprint,
   requireAdmin,
   requireStaff,
+  responseContractCheck,
   type IdempotencyRequest,
 } from '@tyres/service-kit';
 import type { AddressProvider } from '../addresses/provider';
@@ -58,6 +60,7 @@ import { quoteBody } from '../domain/pricing';
 import { requestedSlugName } from '../domain/suburbs';
 import { looksLikeToken } from '../domain/tokens';
 import { finishBody, receivePhotoUpload, type UploadGuard } from './multipart';
+import { bookingOpenApi, bookingPaths } from './openapi';
 import { photoView, send, tokenView } from './responses';
 import { blockSlotSchema, moveReservationSchema } from './schemas';
 
@@ -133,6 +136,10 @@ export function bookingRoutes(deps: RouteDeps) {
   const { clock } = deps;
 
   return (app: Express) => {
+    // The document first: every answer below is checked against it in the tests (OPENAPI_RESPONSE_CHECK=strict).
+    app.use(responseContractCheck(bookingPaths));
+    mountOpenApi(app, bookingOpenApi());
+
     // ---------------------------------------------------------------- time slots (public)
     const states = (date: string) => deps.slotLists.forDate(date);
 
