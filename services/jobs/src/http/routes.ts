@@ -1,10 +1,11 @@
 import { Router, type Express, type Request, type Response } from 'express';
-import { parseOr400, requireStaff } from '@tyres/service-kit';
+import { mountOpenApi, parseOr400, requireStaff, responseContractCheck } from '@tyres/service-kit';
 import type { JobUseCases } from '../app/jobs';
 import type { LineItemUseCases } from '../app/line-items';
 import type { TechnicianUseCases } from '../app/technicians';
 import type { JobShape } from '../domain/job-view';
 import { LINE_ITEM_NOT_FOUND, TECHNICIAN_NOT_FOUND } from '../domain/messages';
+import { jobsOpenApi, jobsPaths } from './openapi';
 import { actorOf, pathId } from './request';
 import { sendPage } from './responses';
 import { assignBody, lineItemBody, lineItemPatch, listQuery, rescheduleBody, statusBody } from './schemas';
@@ -122,9 +123,14 @@ export function jobsRouter({ jobs, lineItems, technicians }: JobsApi): Router {
   return router;
 }
 
-/** Mounts the routes on the service's app (serviceHttp's `routes`). */
+/**
+ * Mounts the routes on the service's app (serviceHttp's `routes`): GET /openapi.json, and the answers checked against
+ * that document (strict in the integration suites, off in production unless OPENAPI_RESPONSE_CHECK says otherwise).
+ */
 export function jobsRoutes(api: JobsApi) {
   return (app: Express): void => {
+    mountOpenApi(app, jobsOpenApi());
+    app.use(responseContractCheck(jobsPaths));
     app.use(jobsRouter(api));
   };
 }

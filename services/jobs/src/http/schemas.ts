@@ -40,35 +40,55 @@ export const assignBody = z.object({
 
 const requiredText = z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().min(1));
 
-export const rescheduleBody = z.unknown().transform((raw, ctx) => {
-  const body = (raw && typeof raw === 'object' ? raw : {}) as { scheduledDate?: unknown; timeSlot?: unknown };
-  const date = requiredText.safeParse(body.scheduledDate);
-  const slot = requiredText.safeParse(body.timeSlot);
-  if (!date.success || !slot.success) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [!date.success ? 'scheduledDate' : 'timeSlot'],
-      message: BOTH_REQUIRED,
-    });
-    return z.NEVER;
-  }
-  // `YYYY-MM-DD`, or a date-time (the staff form sends the slot's start) read as a Perth calendar date.
-  const scheduledDate = toBusinessDate(date.data);
-  if (!scheduledDate) {
-    ctx.addIssue({ code: 'custom', path: ['scheduledDate'], message: INVALID_DATE });
-    return z.NEVER;
-  }
-  if (!isTimeSlot(slot.data)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['timeSlot'],
-      message: INVALID_SLOT,
-      params: { allowed: TIME_SLOT_LABELS },
-    });
-    return z.NEVER;
-  }
-  return { scheduledDate, timeSlot: slot.data };
-});
+export const rescheduleBody = z
+  .unknown()
+  .transform((raw, ctx) => {
+    const body = (raw && typeof raw === 'object' ? raw : {}) as {
+      scheduledDate?: unknown;
+      timeSlot?: unknown;
+    };
+    const date = requiredText.safeParse(body.scheduledDate);
+    const slot = requiredText.safeParse(body.timeSlot);
+    if (!date.success || !slot.success) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [!date.success ? 'scheduledDate' : 'timeSlot'],
+        message: BOTH_REQUIRED,
+      });
+      return z.NEVER;
+    }
+    // `YYYY-MM-DD`, or a date-time (the staff form sends the slot's start) read as a Perth calendar date.
+    const scheduledDate = toBusinessDate(date.data);
+    if (!scheduledDate) {
+      ctx.addIssue({ code: 'custom', path: ['scheduledDate'], message: INVALID_DATE });
+      return z.NEVER;
+    }
+    if (!isTimeSlot(slot.data)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['timeSlot'],
+        message: INVALID_SLOT,
+        params: { allowed: TIME_SLOT_LABELS },
+      });
+      return z.NEVER;
+    }
+    return { scheduledDate, timeSlot: slot.data };
+  })
+  .meta({
+    // The parse above takes any body so a missing field is the spec's one message; this is the body it accepts.
+    override: {
+      type: 'object',
+      required: ['scheduledDate', 'timeSlot'],
+      properties: {
+        scheduledDate: {
+          type: 'string',
+          description: 'YYYY-MM-DD, or a date-time read as a Perth calendar date',
+          examples: ['2026-12-01'],
+        },
+        timeSlot: { type: 'string', enum: [...TIME_SLOT_LABELS] },
+      },
+    },
+  });
 
 const positiveInt = (message: string, max?: number) => {
   let s = z.coerce.number({ error: message }).int(message).min(1, message);
@@ -82,47 +102,47 @@ export const MAX_PAGE = 1_000_000;
 export const DEFAULT_PAGE_SIZE = 50;
 
 /** List filters: `status` in the dashboard vocabulary, or `scheduleStatus` in the schedule's (README). */
-export const listQuery = z
-  .object({
-    status: z
-      .string()
-      .trim()
-      .transform(normaliseStatusInput)
-      .pipe(
-        z.enum(['all', ...JOB_STATUSES], {
-          error: `status must be all or one of ${JOB_STATUSES.join(', ')}`,
-        }),
-      )
-      .optional(),
-    scheduleStatus: z
-      .enum(['all', ...SCHEDULE_STATUSES], {
-        error: `scheduleStatus must be all or one of ${SCHEDULE_STATUSES.join(', ')}`,
-      })
-      .optional(),
-    page: positiveInt(`page must be a whole number from 1 to ${MAX_PAGE}`, MAX_PAGE).default(1),
-    pageSize: positiveInt(
-      `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
-      MAX_PAGE_SIZE,
-    ).default(DEFAULT_PAGE_SIZE),
-  })
-  .transform((q, ctx) => {
-    const status = q.status && q.status !== 'all' ? (q.status as JobStatus) : undefined;
-    const schedule = q.scheduleStatus && q.scheduleStatus !== 'all' ? q.scheduleStatus : undefined;
-    if (status && schedule) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['status'],
-        message: 'Filter by status or by scheduleStatus, not both',
-      });
-      return z.NEVER;
-    }
-    const selection: StatusSelection | undefined = status
-      ? { statuses: [status] }
-      : schedule
-        ? selectionForSchedule(schedule)
-        : undefined;
-    return { selection, page: q.page, pageSize: q.pageSize };
-  });
+export const listQueryFields = z.object({
+  status: z
+    .string()
+    .trim()
+    .transform(normaliseStatusInput)
+    .pipe(
+      z.enum(['all', ...JOB_STATUSES], {
+        error: `status must be all or one of ${JOB_STATUSES.join(', ')}`,
+      }),
+    )
+    .optional(),
+  scheduleStatus: z
+    .enum(['all', ...SCHEDULE_STATUSES], {
+      error: `scheduleStatus must be all or one of ${SCHEDULE_STATUSES.join(', ')}`,
+    })
+    .optional(),
+  page: positiveInt(`page must be a whole number from 1 to ${MAX_PAGE}`, MAX_PAGE).default(1),
+  pageSize: positiveInt(`pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}`, MAX_PAGE_SIZE).default(
+    DEFAULT_PAGE_SIZE,
+  ),
+});
+
+/** The list query as the routes use it: a status selection and the page (listQueryFields is what the URL carries). */
+export const listQuery = listQueryFields.transform((q, ctx) => {
+  const status = q.status && q.status !== 'all' ? (q.status as JobStatus) : undefined;
+  const schedule = q.scheduleStatus && q.scheduleStatus !== 'all' ? q.scheduleStatus : undefined;
+  if (status && schedule) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['status'],
+      message: 'Filter by status or by scheduleStatus, not both',
+    });
+    return z.NEVER;
+  }
+  const selection: StatusSelection | undefined = status
+    ? { statuses: [status] }
+    : schedule
+      ? selectionForSchedule(schedule)
+      : undefined;
+  return { selection, page: q.page, pageSize: q.pageSize };
+});
 
 const INVALID_AMOUNT = 'Must be a valid decimal amount';
 /**
