@@ -3,3 +3,4 @@ export * from './calendar';
 export * from './booking';
 export * from './pricing';
 export * from './vocabulary';
+export * from './cancellation';
