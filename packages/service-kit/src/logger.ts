@@ -1,11 +1,16 @@
-import pino, { type Logger, type LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { traceFields } from '@tyres/telemetry';
 import { currentCorrelationId } from './context';
 
 export type { Logger } from 'pino';
 
-export function createLogger(service: string, options: LoggerOptions = {}): Logger {
-  return pino({
+/** A service's logger (JSON lines on stdout; `destination` for tests). */
+export function createLogger(
+  service: string,
+  options: LoggerOptions = {},
+  destination?: DestinationStream,
+): Logger {
+  const logOptions: LoggerOptions = {
     level: process.env.LOG_LEVEL ?? 'info',
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -27,5 +32,6 @@ export function createLogger(service: string, options: LoggerOptions = {}): Logg
       censor: '[redacted]',
     },
     ...options,
-  });
+  };
+  return destination ? pino(logOptions, destination) : pino(logOptions);
 }
