@@ -159,6 +159,17 @@ describe('reading the sources', () => {
     );
   });
 
+  it('refuses a contract named elsewhere in a producing service (a wrapper could publish it unseen)', () => {
+    const f = file(
+      'wrapper.ts',
+      `import { createEvent, JobCompleted, type AnyContract } from '@tyres/events';
+       const publish = (c: AnyContract, data: unknown) => createEvent(c, data as never, {} as never);
+       export const completed = (data: unknown) => publish(JobCompleted, data);
+       export type Completed = typeof JobCompleted;`,
+    );
+    expect(() => readProductions(f)).toThrow(/wrapper\.ts:3: JobCompleted is named outside createEvent/);
+  });
+
   it('finds productions through createEvent and an outbox writer, either branch of a conditional', () => {
     const f = file(
       'producer.ts',

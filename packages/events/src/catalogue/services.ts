@@ -11,8 +11,9 @@ import type { AnyContract } from '../envelope';
  *   service's durable queue) and `*.on(C, …)` (notify's live feed: a per-replica queue, at most once). A contract
  *   named there in any other way is an error, so a new way of subscribing cannot be missed silently; a unit test
  *   also runs each subscribe function against a recording bus and compares.
- * - producers: any source file (tests excepted) calling `createEvent(C, …)` or an outbox writer's
- *   `*.emit(tx, C, …)` (billing), C possibly chosen by a conditional.
+ * - producers: any other source file (tests excepted) calling `createEvent(C, …)` or an outbox writer's
+ *   `*.emit(tx, C, …)` (billing), C possibly chosen by a conditional. A contract named there in any other way is
+ *   an error too (a wrapper could publish it unseen).
  *
  * C is an identifier imported from `@tyres/events` whose value is a registered contract (aliases resolved, so
  * `BookingCreated` counts as `booking.created.v1`).
@@ -124,12 +125,17 @@ export function readSubscriptions(file: string, byExport = contractsByExport()):
   return dedupe(consumes, (c) => `${c.route} ${c.type}`);
 }
 
-/** The contracts one source file produces (createEvent / emit). */
+/**
+ * The contracts one source file produces (createEvent / emit). Throws when a contract is named anywhere else (a
+ * type query aside): a helper that wraps createEvent, or an envelope built by hand, would otherwise publish an event
+ * the catalogue does not list.
+ */
 export function readProductions(file: string, byExport = contractsByExport()): string[] {
   const source = parse(file);
   const known = importedContracts(source, byExport);
   if (!known.size) return [];
   const produces: string[] = [];
+  const accounted = new Set<ts.Node>();
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node)) {
       const name = calleeName(node);
@@ -139,7 +145,23 @@ export function readProductions(file: string, byExport = contractsByExport()): s
           : name === 'emit' && ts.isPropertyAccessExpression(node.expression)
             ? node.arguments[1]
             : undefined;
-      if (argument) produces.push(...contractsIn(argument, known));
+      if (argument) {
+        produces.push(...contractsIn(argument, known));
+        markIdentifiers(argument, accounted);
+      }
+    }
+    if (
+      ts.isIdentifier(node) &&
+      known.has(node.text) &&
+      !accounted.has(node) &&
+      !isImportName(node) &&
+      !ts.isTypeQueryNode(node.parent)
+    ) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+      throw new Error(
+        `${file}:${line + 1}: ${node.text} is named outside createEvent(C, …) / emit(tx, C, …); the event ` +
+          'catalogue cannot tell whether this service produces it (packages/events/src/catalogue/services.ts)',
+      );
     }
     ts.forEachChild(node, visit);
   };
@@ -187,8 +209,13 @@ export function readServices(root: string): ServiceEvents[] {
     .filter((service) => fs.existsSync(path.join(servicesDir, service, 'src/events/subscriptions.ts')))
     .map((service) => {
       const src = path.join(servicesDir, service, 'src');
-      const produces = new Set(sourceFiles(src).flatMap((file) => readProductions(file, byExport)));
-      const consumes = readSubscriptions(path.join(src, 'events/subscriptions.ts'), byExport);
+      const subscriptions = path.join(src, 'events/subscriptions.ts');
+      const produces = new Set(
+        sourceFiles(src)
+          .filter((file) => file !== subscriptions)
+          .flatMap((file) => readProductions(file, byExport)),
+      );
+      const consumes = readSubscriptions(subscriptions, byExport);
       return {
         service,
         produces: [...produces].sort(),
