@@ -22,3 +22,5 @@ export {
   type TraceCarrier,
 } from './tracing';
 export { queueTelemetry } from './queues';
+/** For tests: spans kept in memory (startTelemetry's `exporter`). */
+export { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';

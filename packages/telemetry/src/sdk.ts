@@ -86,7 +86,12 @@ function diagnostics(warn: ((msg: string) => void) | undefined): void {
  */
 export function startTelemetry(
   service: string,
-  options: { env?: Record<string, string | undefined>; warn?: (msg: string) => void } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    warn?: (msg: string) => void;
+    /** Where spans go instead of what OTEL_TRACES_EXPORTER says (tests: an InMemorySpanExporter). */
+    exporter?: SpanExporter;
+  } = {},
 ): Telemetry {
   if (installed) return installed;
   const settings = tracingSettings(service, options.env ?? process.env);
@@ -101,7 +106,7 @@ export function startTelemetry(
     };
     return installed;
   }
-  const exporter = exporterOf(settings);
+  const exporter = options.exporter ?? exporterOf(settings);
   const resource = detectResources({ detectors: [envDetector] }).merge(
     resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
   );
