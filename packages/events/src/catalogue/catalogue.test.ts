@@ -9,10 +9,12 @@ import { contractList } from '../contracts';
 import { createEvent, type AnyContract } from '../envelope';
 import {
   buildDocument,
+  main,
   messageId,
   readProductions,
   readServices,
   readSubscriptions,
+  renderCatalogue,
   staleCatalogueFiles,
 } from './index';
 import type { JsonSchema } from './json-schema';
@@ -62,8 +64,41 @@ describe('the AsyncAPI document', () => {
     },
   );
 
+  it('renders per channel its producers, consumers, versions and payload fields', () => {
+    const page = renderCatalogue(doc);
+    const section = (key: string) => page.slice(page.indexOf(`## ${key}\n`)).split('\n## ')[0]!;
+    const created = section('booking.created.v1');
+    expect(created).toContain('- Producers: booking\n');
+    expect(created).toContain('- Consumers: billing, jobs, notify, notify (live feed), reporting\n');
+    expect(created).toMatch(/\| `customer\.email` \| string \(email\) \| yes \|/);
+    expect(created).toMatch(/\| `timeSlot` \| one of `8-10 AM`, `10-12 AM`, `12-2 PM`, `2-4 PM` \| yes \|/);
+    const issuedV1 = section('customer-invoice.issued.v1');
+    expect(issuedV1).toContain('- Producers: none: no service emits this version any more');
+    expect(issuedV1).toContain(
+      '- Versions: `customer-invoice.issued.v1`, `customer-invoice.issued.v2` (current)',
+    );
+    expect(issuedV1).toMatch(/\| `items\[\]\.unitPrice` \| money \(string, 2 decimals\) \| yes \|/);
+    expect(section('job.status-changed.v1')).toMatch(
+      /\| `purchaseCost` \| money \(string, 2 decimals\) or null \| no \|/,
+    );
+  });
+
   it('is committed up to date with docs/events/README.md (else: npm run events:catalogue)', async () => {
     expect(await staleCatalogueFiles(ROOT)).toEqual([]);
+  });
+});
+
+describe('the command line (scripts/events-catalogue.mjs)', () => {
+  it('`check` passes on the committed sources and says so', async () => {
+    const lines: string[] = [];
+    expect(await main('check', ROOT, (line) => lines.push(line))).toBe(0);
+    expect(lines).toEqual(['✔ every published event contract matches its snapshot']);
+  });
+
+  it('an unknown command is a usage error', async () => {
+    const lines: string[] = [];
+    expect(await main('publish', ROOT, (line) => lines.push(line))).toBe(2);
+    expect(lines[0]).toMatch(/^usage:/);
   });
 });
 

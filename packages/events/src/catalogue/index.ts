@@ -138,6 +138,16 @@ export async function writeSnapshots(root: string): Promise<{ written: string[];
 
 /** The command line of scripts/events-catalogue.mjs; returns the exit code. */
 export async function main(command: string | undefined, root: string, log = console.log): Promise<number> {
+  try {
+    return await run(command, root, log);
+  } catch (err) {
+    // A source the catalogue cannot read (services.ts explains which line and why): a finding, not a crash.
+    log(`✖ ${(err as Error).message}`);
+    return 1;
+  }
+}
+
+async function run(command: string | undefined, root: string, log: (line: string) => void): Promise<number> {
   switch (command) {
     case 'catalogue': {
       for (const file of await writeCatalogue(root)) log(`wrote ${file}`);
