@@ -9,6 +9,13 @@ export const MESSAGES = {
   tooLarge: 'Amount is too large',
 } as const;
 
+/**
+ * The fields below take `any` and check it themselves (so each gets the spec's message); these are what they
+ * accept, for the OpenAPI document (./openapi.ts).
+ */
+const MONEY_DOC = 'A decimal amount with up to two places, as a string ("139.5") or a number';
+const DATE_DOC = 'A calendar date: YYYY-MM-DD, or a date-time read as a Perth date';
+
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 interface MoneyRules {
@@ -53,7 +60,8 @@ export function money(rules: MoneyRules) {
         return z.NEVER;
       }
       return checked;
-    });
+    })
+    .meta({ override: { type: ['string', 'number'], description: MONEY_DOC } });
 }
 
 /** An optional money input: absent stays undefined (PATCH), blank is undefined too. */
@@ -69,7 +77,8 @@ export function optionalMoney(rules: Omit<MoneyRules, 'required'>) {
         return z.NEVER;
       }
       return checked;
-    });
+    })
+    .meta({ override: { type: ['string', 'number', 'null'], description: `${MONEY_DOC}; blank is none` } });
 }
 
 /** A required calendar date (date, ISO date-time or parseable string). */
@@ -88,7 +97,8 @@ export function requiredDate(requiredMessage: string) {
         return z.NEVER;
       }
       return parsed.value;
-    });
+    })
+    .meta({ override: { type: 'string', description: DATE_DOC } });
 }
 
 /** An optional calendar date: absent is undefined (unchanged), empty becomes null. */
@@ -105,6 +115,7 @@ export function optionalDate() {
       }
       return parsed.value;
     })
+    .meta({ override: { type: ['string', 'null'], description: `${DATE_DOC}; empty is none` } })
     .optional();
 }
 
@@ -121,6 +132,12 @@ export function optionalInstant() {
         return z.NEVER;
       }
       return parsed.value;
+    })
+    .meta({
+      override: {
+        type: ['string', 'null'],
+        description: 'An instant (ISO-8601) or a calendar date; empty is none',
+      },
     })
     .optional();
 }
@@ -170,6 +187,12 @@ export function positiveQuantity(message: string, max: number, tooLargeMessage: 
         return z.NEVER;
       }
       return n;
+    })
+    .meta({
+      override: {
+        type: ['integer', 'string'],
+        description: `A whole number from 1 to ${max}; missing is 1`,
+      },
     });
 }
 

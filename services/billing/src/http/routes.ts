@@ -1,8 +1,10 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import {
   createServiceApp,
   identityMiddleware,
+  mountOpenApi,
   rejectNulCharacters,
+  responseContractCheck,
   type HttpLayer,
   type ReadinessCheck,
 } from '@tyres/service-kit';
@@ -13,6 +15,7 @@ import type { InvoiceDocuments } from '../app/invoice-documents';
 import type { Payments } from '../app/payments';
 import type { PurchaseInvoices } from '../app/purchase-invoices';
 import { customerInvoiceRoutes } from './customer-invoices';
+import { billingOpenApi, billingPaths } from './openapi';
 import { expenseRoutes } from './expenses';
 import { paymentRoutes, stripeWebhookHandler } from './payments';
 import { purchaseInvoiceRoutes } from './purchase-invoices';
@@ -26,17 +29,30 @@ export interface BillingUseCases {
   payments: Payments;
 }
 
+/** The routers and where they are mounted (one list, which the OpenAPI coverage test walks too). */
+export function billingRouters(useCases: BillingUseCases): [prefix: string, router: Router][] {
+  return [
+    ['/api/dashboard/customer-invoices', customerInvoiceRoutes(useCases)],
+    ['/api/dashboard/purchase-invoices', purchaseInvoiceRoutes(useCases.purchases)],
+    ['/api/dashboard/business-expenses', expenseRoutes(useCases.expenses)],
+    ['', paymentRoutes(useCases.payments)],
+  ];
+}
+
+/** The Stripe webhook's address: mounted by billingHttp before the JSON parser. */
+export const STRIPE_WEBHOOK_PATH = '/api/payments/webhook';
+
 /** The billing service's HTTP routes (behind the gateway; see README.md for the access of each). */
 export function mountRoutes(app: Express, useCases: BillingUseCases): void {
-  app.use('/api/dashboard/customer-invoices', customerInvoiceRoutes(useCases));
-  app.use('/api/dashboard/purchase-invoices', purchaseInvoiceRoutes(useCases.purchases));
-  app.use('/api/dashboard/business-expenses', expenseRoutes(useCases.expenses));
-  app.use(paymentRoutes(useCases.payments));
+  for (const [prefix, router] of billingRouters(useCases)) {
+    if (prefix) app.use(prefix, router);
+    else app.use(router);
+  }
 }
 
 /**
  * serviceHttp's layout with one difference: the Stripe webhook is mounted before the JSON body parser, because its
- * signature covers the raw bytes.
+ * signature covers the raw bytes. GET /openapi.json and the response check come first, so they cover it too.
  */
 export function billingHttp(options: {
   logger: Logger;
@@ -50,7 +66,11 @@ export function billingHttp(options: {
     readiness: options.readiness,
     parseJson: false,
   });
-  svc.app.post('/api/payments/webhook', ...stripeWebhookHandler(options.useCases.payments));
+  mountOpenApi(svc.app, billingOpenApi());
+  // Before every route, the webhook included: answers are checked against the document (strict in the integration
+  // suites, off in production unless OPENAPI_RESPONSE_CHECK says otherwise).
+  svc.app.use(responseContractCheck(billingPaths));
+  svc.app.post(STRIPE_WEBHOOK_PATH, ...stripeWebhookHandler(options.useCases.payments));
   svc.app.use(express.json({ limit: '100kb' }));
   // createServiceApp's NUL guard runs before this parser (parseJson: false): check the parsed body too.
   svc.app.use(rejectNulCharacters);

@@ -54,6 +54,12 @@ const invoiceAmount = optionalMoney({ invalid: M.decimal, nonNegative: M.amountN
 /** Tax inclusive (line amounts include GST) or tax exclusive (GST added on top). */
 const amountType = z.enum(AMOUNT_TYPES as ['inclusive', 'exclusive'], { error: M.invalidAmountType });
 const gstFree = flag('gstFree must be true or false');
+/** A field the forms send that the server computes itself; accepted and not read. */
+const ignored = (why: string) =>
+  z
+    .any()
+    .optional()
+    .meta({ description: `Ignored: ${why}.` });
 
 // --- customer invoices ---------------------------------------------------------------------------------------
 
@@ -95,7 +101,7 @@ export const createItemSchema = z.object({
   /** The line carries no GST. */
   gstFree: gstFree.optional().default(false),
   /** Ignored: the line total is computed on the server (quantity × unit price). */
-  totalPrice: z.any().optional(),
+  totalPrice: ignored('the line total is quantity × unit price, computed here'),
 });
 
 export const updateItemSchema = z.object({
@@ -108,7 +114,7 @@ export const updateItemSchema = z.object({
     nonNegative: M.unitPriceNonNegative,
   }).optional(),
   gstFree: gstFree.optional(),
-  totalPrice: z.any().optional(),
+  totalPrice: ignored('the line total is quantity × unit price, computed here'),
 });
 
 export const listInvoicesQuery = z.object({
@@ -154,10 +160,10 @@ export const createPurchaseSchema = z.preprocess(
     invoiceDate: optionalDate(),
     totalAmount: total(),
     /** Ignored: GST is total / 11 (none when GST-free), computed on the server. */
-    gstAmount: z.any().optional(),
+    gstAmount: ignored('GST is total ÷ 11 (none when GST-free), computed here'),
     gstFree: gstFree.optional().default(false),
     /** Ignored: always cost-of-goods-sold. */
-    category: z.any().optional(),
+    category: ignored('always cost-of-goods-sold'),
     dueDate: optionalDate(),
     isPaid: flag('isPaid must be true or false').optional().default(false),
     paidAt: optionalInstant(),
@@ -172,7 +178,7 @@ export const updatePurchaseSchema = z.preprocess(
     supplierName: requiredText(M.supplierNameRequired, 200).optional(),
     invoiceDate: requiredDate('Invoice date is required').optional(),
     totalAmount: total().optional(),
-    gstAmount: z.any().optional(),
+    gstAmount: ignored('GST is the amount ÷ 11 (none when GST-free), computed here'),
     gstFree: gstFree.optional(),
     dueDate: optionalDate(),
     isPaid: flag('isPaid must be true or false').optional(),
@@ -197,7 +203,8 @@ const expenseCategory = z
       return z.NEVER;
     }
     return parsed.data;
-  });
+  })
+  .meta({ override: { type: 'string', enum: [...EXPENSE_CATEGORIES] } });
 
 export const createExpenseSchema = z.preprocess(
   withTotalAlias('amount'),
@@ -206,7 +213,7 @@ export const createExpenseSchema = z.preprocess(
     invoiceNumber: optionalText(100),
     description: requiredText(M.descriptionRequired, 1000),
     amount: total(),
-    gstAmount: z.any().optional(),
+    gstAmount: ignored('GST is the amount ÷ 11 (none when GST-free), computed here'),
     gstFree: gstFree.optional().default(false),
     category: expenseCategory,
     expenseDate: requiredDate(M.expenseDateRequired),
@@ -223,7 +230,7 @@ export const updateExpenseSchema = z.preprocess(
     invoiceNumber: optionalText(100).optional(),
     description: requiredText(M.descriptionRequired, 1000).optional(),
     amount: total().optional(),
-    gstAmount: z.any().optional(),
+    gstAmount: ignored('GST is the amount ÷ 11 (none when GST-free), computed here'),
     gstFree: gstFree.optional(),
     category: expenseCategory.optional(),
     expenseDate: requiredDate(M.expenseDateRequired).optional(),

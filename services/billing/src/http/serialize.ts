@@ -6,8 +6,14 @@ import type {
   JobSnapshot,
   PurchaseInvoice,
 } from '../db/generated/client';
-import type { CustomerInvoiceStatus } from '../domain/constants';
-import { dateFromDb, daysBetween } from '@tyres/kernel';
+import {
+  CUSTOMER_INVOICE_STATUSES,
+  EXPENSE_CATEGORIES,
+  LINE_ITEM_CATEGORIES,
+  type CustomerInvoiceStatus,
+} from '../domain/constants';
+import { AMOUNT_TYPES, dateFromDb, daysBetween, JOB_STATUSES, MONEY_PATTERN } from '@tyres/kernel';
+import { z } from 'zod';
 import type { IsoDate } from '../domain/dates';
 import { effectiveStatus } from '../domain/invoice-status';
 import { moneyString } from '../domain/money';
@@ -143,3 +149,153 @@ export function emailDeliveryDto(d: EmailDelivery) {
     sentAt: d.sentAt?.toISOString() ?? null,
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The shapes above as zod, for the OpenAPI document (./openapi.ts) and the integration suites' response check.
+
+/** Money on the wire: a decimal string with exactly two places (moneyString), e.g. "139.00". */
+export const MoneySchema = z.string().regex(MONEY_PATTERN).meta({
+  id: 'Money',
+  description: 'A decimal amount in AUD with exactly two places, e.g. "139.00".',
+  example: '139.00',
+});
+
+/** Postgres uuids; `guid` (any 8-4-4-4-12 hex) so ids minted by other services' tests are not refused. */
+const Id = z.guid();
+const Instant = z.iso.datetime().meta({ description: 'An instant, ISO-8601 UTC with milliseconds.' });
+const PerthDate = z.iso.date().meta({ description: 'A Perth calendar date, YYYY-MM-DD.' });
+
+export const InvoiceJobSchema = z
+  .strictObject({
+    id: Id,
+    jobNumber: z.string(),
+    status: z.enum(JOB_STATUSES),
+    serviceType: z.string(),
+    scheduledDate: PerthDate,
+    timeSlot: z.string(),
+    address: z.string(),
+    suburb: z.string(),
+    postcode: z.string(),
+    customerValue: MoneySchema,
+    assignedTechnicianId: Id.nullable(),
+    customer: z.strictObject({ name: z.string(), email: z.string(), phone: z.string() }),
+    vehicle: z.strictObject({
+      make: z.string(),
+      model: z.string(),
+      year: z.number().int(),
+      color: z.string().nullable(),
+      registration: z.string(),
+    }),
+  })
+  .meta({ id: 'InvoiceJob', description: "The invoice's job as billing knows it (jobSummary)." });
+
+export const InvoiceItemSchema = z
+  .strictObject({
+    id: Id,
+    customerInvoiceId: Id,
+    description: z.string(),
+    category: z.enum(LINE_ITEM_CATEGORIES),
+    quantity: z.number().int(),
+    unitPrice: MoneySchema,
+    totalPrice: MoneySchema,
+    gstFree: z.boolean(),
+  })
+  .meta({ id: 'CustomerInvoiceItem' });
+
+const invoiceFields = {
+  id: Id,
+  jobId: Id,
+  invoiceNumber: z.string().meta({ example: 'INV-000123' }),
+  status: z
+    .enum(CUSTOMER_INVOICE_STATUSES)
+    .meta({ description: 'overdue is derived when read: a draft or sent invoice due before today (Perth).' }),
+  isOverdue: z.boolean(),
+  daysUntilDue: z.number().int().nullable(),
+  invoiceDate: PerthDate,
+  dueDate: PerthDate.nullable(),
+  subtotalAmount: MoneySchema.meta({ description: 'Ex-GST (total − GST).' }),
+  gstAmount: MoneySchema,
+  totalAmount: MoneySchema.meta({ description: 'What the customer pays.' }),
+  amountType: z.enum(AMOUNT_TYPES as ['inclusive', 'exclusive']),
+  paymentIntentId: z.string().nullable(),
+  pdfPath: z.string().nullable(),
+  sentAt: Instant.nullable(),
+  paidAt: Instant.nullable(),
+  createdAt: Instant,
+  updatedAt: Instant,
+  jobNumber: z.string(),
+  customerName: z.string(),
+  job: InvoiceJobSchema,
+};
+
+/** The invoices list (built by Postgres in the same shape, without items). */
+export const InvoiceSummarySchema = z
+  .strictObject(invoiceFields)
+  .meta({ id: 'CustomerInvoiceSummary', description: 'A customer invoice without its items (the list).' });
+
+export const InvoiceSchema = z
+  .strictObject({ ...invoiceFields, items: z.array(InvoiceItemSchema) })
+  .meta({ id: 'CustomerInvoice', description: 'A customer invoice with its items.' });
+
+export const PurchaseInvoiceSchema = z
+  .strictObject({
+    id: Id,
+    jobId: Id,
+    invoiceNumber: z.string(),
+    supplierName: z.string(),
+    invoiceDate: PerthDate,
+    totalAmount: MoneySchema,
+    gstAmount: MoneySchema,
+    subtotal: MoneySchema,
+    gstFree: z.boolean(),
+    category: z.enum(EXPENSE_CATEGORIES).meta({ description: 'Always cost-of-goods-sold.' }),
+    dueDate: PerthDate.nullable(),
+    isPaid: z.boolean(),
+    paidAt: Instant.nullable(),
+    notes: z.string().nullable(),
+    createdAt: Instant,
+    updatedAt: Instant,
+  })
+  .meta({ id: 'PurchaseInvoice' });
+
+export const ExpenseSchema = z
+  .strictObject({
+    id: Id,
+    supplierName: z.string(),
+    invoiceNumber: z.string().nullable(),
+    description: z.string(),
+    amount: MoneySchema.meta({ description: 'Including GST.' }),
+    gstAmount: MoneySchema,
+    gstFree: z.boolean(),
+    category: z.enum(EXPENSE_CATEGORIES),
+    expenseDate: PerthDate,
+    dueDate: PerthDate.nullable(),
+    isPaid: z.boolean(),
+    paidAt: Instant.nullable(),
+    notes: z.string().nullable(),
+    createdAt: Instant,
+    updatedAt: Instant,
+  })
+  .meta({ id: 'BusinessExpense' });
+
+export const EmailDeliverySchema = z
+  .strictObject({
+    id: Id,
+    customerInvoiceId: Id.nullable(),
+    invoiceNumber: z.string(),
+    to: z.string(),
+    subject: z.string(),
+    transport: z.enum(['smtp', 'local']),
+    delivered: z
+      .boolean()
+      .meta({ description: 'False for the local transport, which records instead of sending.' }),
+    status: z.enum(['sending', 'sent', 'failed']),
+    messageId: z.string().nullable(),
+    error: z.string().nullable(),
+    attachments: z.array(
+      z.strictObject({ filename: z.string(), contentType: z.string(), size: z.number().int() }),
+    ),
+    createdAt: Instant,
+    sentAt: Instant.nullable(),
+  })
+  .meta({ id: 'EmailDelivery' });
