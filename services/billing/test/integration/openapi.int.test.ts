@@ -32,6 +32,8 @@ describe('billing: the OpenAPI document', () => {
   });
 
   it('is served at /openapi.json as OpenAPI 3.1 with exactly the routes the routers have', async () => {
+    // Every other suite of this service relies on its answers being checked against this document.
+    expect(process.env.OPENAPI_RESPONSE_CHECK).toBe('strict');
     const res = await svc.http().get('/openapi.json').expect(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.info.title).toBe('billing service');
