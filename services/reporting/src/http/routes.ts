@@ -1,6 +1,7 @@
 import { Router, type Express, type Response } from 'express';
-import { parseOr400, requireAdmin } from '@tyres/service-kit';
+import { mountOpenApi, parseOr400, requireAdmin, responseContractCheck } from '@tyres/service-kit';
 import type { ReportUseCases } from '../app/reports';
+import { reportingOpenApi, reportingPaths } from './openapi';
 import { periodQuery } from './period-query';
 
 /** Financial data: never cached by a browser or a proxy. */
@@ -72,6 +73,10 @@ export function reportsRouter(reports: ReportUseCases): Router {
 /** The reporting service's HTTP routes (mounted behind the gateway; see docs/team-conventions.md). */
 export function mountRoutes(reports: ReportUseCases): (app: Express) => void {
   return (app) => {
+    // The document first: every JSON answer below is checked against it in the tests (OPENAPI_RESPONSE_CHECK=strict).
+    // The GST report is written in pieces, not through res.json: its test parses it with the documented schema.
+    app.use(responseContractCheck(reportingPaths));
+    mountOpenApi(app, reportingOpenApi());
     app.use('/api/dashboard/reports', reportsRouter(reports));
   };
 }
