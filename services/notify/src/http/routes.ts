@@ -1,29 +1,26 @@
 import { Router, type Express, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { badRequest, notFound, parseOr400, requireAdmin } from '@tyres/service-kit';
+import {
+  badRequest,
+  mountOpenApi,
+  notFound,
+  parseOr400,
+  requireAdmin,
+  responseContractCheck,
+} from '@tyres/service-kit';
 import type { Queue } from 'bullmq';
 import type { DeliveryLog } from '../app/delivery-log';
 import type { Delivery, DeliveryAttempt } from '../db/deliveries';
+import { notifyOpenApi, notifyPaths } from './openapi';
+import { idParam, listQuery, NOTIFICATIONS_API, QUEUES_UI_PATH } from './schemas';
 
-/** Everything under this prefix is admin-only at the gateway, and again here (defence in depth). */
-export const NOTIFICATIONS_API = '/api/dashboard/notifications';
-export const QUEUES_UI_PATH = `${NOTIFICATIONS_API}/queues`;
+export { NOTIFICATIONS_API, QUEUES_UI_PATH } from './schemas';
 
 export interface RouteDeps {
   log: DeliveryLog;
   /** The queues bull-board shows. */
   queues: Queue[];
 }
-
-const listQuery = z.object({
-  channel: z.enum(['sms', 'email'], { error: 'channel must be sms or email' }).optional(),
-  status: z.enum(['queued', 'sending', 'retrying', 'sent', 'failed'], { error: 'Unknown status' }).optional(),
-  jobId: z.uuid({ error: 'jobId must be a UUID' }).optional(),
-  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(200).default(50),
-  cursor: z.string().max(200).optional(),
-});
-
-const idParam = z.object({ id: z.uuid({ error: 'Delivery not found' }) });
 
 function encodeCursor(d: Delivery): string {
   return Buffer.from(`${d.createdAt.toISOString()}|${d.id}`).toString('base64url');
@@ -108,6 +105,14 @@ export function lazyRouter(build: () => Promise<RequestHandler>): RequestHandler
 
 /** The notify service's HTTP routes (mounted behind the gateway): parse → one use case (DeliveryLog) → serialise. */
 export function mountRoutes(app: Express, deps: RouteDeps): void {
+  // The document first: every JSON answer below is checked against it in the tests (OPENAPI_RESPONSE_CHECK=strict),
+  // except bull-board's own API under /queues (third-party, not described route by route).
+  const contractCheck = responseContractCheck(notifyPaths);
+  app.use((req, res, next) =>
+    req.path.startsWith(`${QUEUES_UI_PATH}/`) ? next() : contractCheck(req, res, next),
+  );
+  mountOpenApi(app, notifyOpenApi());
+
   const api = Router();
   api.use(requireAdmin);
 
