@@ -240,7 +240,10 @@ export const InvoiceSchema = z
 export const PurchaseInvoiceSchema = z
   .strictObject({
     id: Id,
-    jobId: Id,
+    jobId: Id.nullable().meta({
+      description:
+        'The job. Every purchase invoice made through this API has one, but the column allows none.',
+    }),
     invoiceNumber: z.string(),
     supplierName: z.string(),
     invoiceDate: PerthDate,

@@ -19,12 +19,16 @@ export const STATUS_MESSAGE = `Status must be one of ${JOB_STATUSES.join(', ')}`
 
 export const uuid = z.uuid();
 
+/** For the OpenAPI document: the schedule's spelling is read too. */
+const STATUS_ALIAS_DOC = 'The job status; the schedule spelling in_progress is read as in-progress.';
+
 export const statusBody = z.object({
   status: z
     .string({ error: 'Status is required' })
     .trim()
     .transform(normaliseStatusInput)
-    .pipe(z.enum(JOB_STATUSES, { error: STATUS_MESSAGE })),
+    .pipe(z.enum(JOB_STATUSES, { error: STATUS_MESSAGE }))
+    .meta({ override: { type: 'string', enum: [...JOB_STATUSES] }, description: STATUS_ALIAS_DOC }),
   notifyCustomer: z.boolean({ error: 'notifyCustomer must be true or false' }).optional(),
 });
 
@@ -112,6 +116,7 @@ export const listQueryFields = z.object({
         error: `status must be all or one of ${JOB_STATUSES.join(', ')}`,
       }),
     )
+    .meta({ override: { type: 'string', enum: ['all', ...JOB_STATUSES] }, description: STATUS_ALIAS_DOC })
     .optional(),
   scheduleStatus: z
     .enum(['all', ...SCHEDULE_STATUSES], {
