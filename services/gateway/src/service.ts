@@ -86,6 +86,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
     readiness,
     frontends,
+    apiDocs: { adminOnly: config.NODE_ENV === 'production' },
   });
 
   return runtime.listen(

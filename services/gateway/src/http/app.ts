@@ -7,10 +7,14 @@ import {
   createServiceApp,
   notForwarded,
   rejectNulCharacters,
+  responseContractCheck,
   type Logger,
   type ReadinessCheck,
 } from '@tyres/service-kit';
+import { ApiReference } from '../app/api-reference';
 import type { SignIn } from '../app/sign-in';
+import type { OpenApiLike } from '../domain/api-reference';
+import { apiDocsRoutes } from './api-docs';
 import type { StaffAccounts } from '../app/staff-accounts';
 import { sessionUser } from './auth';
 import { authRoutes } from './auth-routes';
@@ -20,7 +24,9 @@ import { proxiedFrontends, staticFrontends } from './frontends';
 import { IdentityTokens } from './identity';
 import type { Sessions } from './session';
 import { clientAddress, TrustedProxies } from './client-address';
+import { gatewayOpenApi, gatewayPaths } from './openapi';
 import { PublicLimits, type HourlyLimits } from './public-limits';
+import { matchRoute, ROUTES } from './routing';
 
 export interface GatewayAppDeps {
   logger: Logger;
@@ -42,6 +48,8 @@ export interface GatewayAppDeps {
   upstreamTimeoutMs: number;
   readiness: Record<string, ReadinessCheck>;
   frontends?: { staticDir: string } | { shell: string; public: string; dashboard: string };
+  /** The API reference (/api/docs): anyone may read it in development, only admins in production. */
+  apiDocs: { adminOnly: boolean };
 }
 
 /** Body cap of the gateway's own JSON routes (login, staff accounts). */
@@ -68,6 +76,8 @@ export function createGatewayApp(deps: GatewayAppDeps) {
   // Proxied bodies stream through unread; only the gateway's own routes are parsed.
   app.use('/api', express.json({ limit: OWN_BODY_BYTES }));
   app.use('/api', rejectNulCharacters);
+  // Every JSON answer of the gateway's own routes is checked against its document in the tests (strict).
+  app.use(responseContractCheck(gatewayPaths));
   app.use(
     authRoutes({
       accounts: deps.accounts,
@@ -76,6 +86,14 @@ export function createGatewayApp(deps: GatewayAppDeps) {
       clientAddress: (req) => clientAddress(req, trusted),
     }),
   );
+  const reference = new ApiReference({
+    upstreams: deps.upstreams,
+    gatewayDocument: () => gatewayOpenApi() as unknown as OpenApiLike,
+    routeOwner: (path) => matchRoute(path, ROUTES)?.upstream,
+    accessOf: (path) => matchRoute(path, ROUTES)?.access,
+    logger: deps.logger,
+  });
+  app.use(apiDocsRoutes({ reference, adminOnly: deps.apiDocs.adminOnly }));
   app.use('/api', (req, res) => {
     res.status(404).json({ message: `No route for ${req.method} ${req.originalUrl}`, code: 'not_found' });
   });
