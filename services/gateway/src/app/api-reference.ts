@@ -101,10 +101,12 @@ export class ApiReference {
         return { service, reason: 'not an OpenAPI document' };
       return { service, document };
     } catch (err) {
+      // By name: the error may come from another realm (fetch's), where instanceof fails.
+      const name = (err as { name?: unknown } | null)?.name;
       const reason =
-        err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')
+        name === 'TimeoutError' || name === 'AbortError'
           ? 'timed out'
-          : err instanceof SyntaxError
+          : name === 'SyntaxError'
             ? 'not JSON'
             : 'unreachable';
       return { service, reason };
