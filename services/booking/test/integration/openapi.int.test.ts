@@ -51,6 +51,8 @@ describe('GET /openapi.json', () => {
       paths: Record<string, object>;
     };
     expect(doc.openapi).toBe('3.1.0');
+    // Every other suite of this service relies on its answers being checked against this document.
+    expect(process.env.OPENAPI_RESPONSE_CHECK).toBe('strict');
     expect(doc.info.title).toBe('booking service');
 
     const app = express();

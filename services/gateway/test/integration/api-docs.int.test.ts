@@ -119,6 +119,8 @@ describe('the gateway own document', () => {
     );
     const routes = routerRoutes(app);
     expect(routes.length).toBeGreaterThanOrEqual(10);
+    // Every other suite of this service relies on its answers being checked against this document.
+    expect(process.env.OPENAPI_RESPONSE_CHECK).toBe('strict');
     const documented = Object.entries(gatewayPaths).flatMap(([path, item]) =>
       Object.keys(item ?? {}).map((method) => `${method.toUpperCase()} ${path}`),
     );

@@ -48,6 +48,8 @@ describe('GET /openapi.json', () => {
     expect(res.status).toBe(200);
     const doc = res.body as { openapi: string; info: { title: string }; paths: Record<string, object> };
     expect(doc.openapi).toBe('3.1.0');
+    // Every other suite of this service relies on its answers being checked against this document.
+    expect(process.env.OPENAPI_RESPONSE_CHECK).toBe('strict');
     expect(doc.info.title).toBe('reporting service');
 
     const app = express();
