@@ -98,7 +98,6 @@ async function typesSource(svc, document) {
     " * Do not edit: change the service's document and run `npm run api:types`; test/unit/api-types.test.ts fails",
     ' * while this file is stale.',
     ' */',
-    '/* eslint-disable */',
     '',
   ].join('\n');
   return header + astToString(ast);

@@ -194,3 +194,34 @@ export function typedApi<P>(): TypedApi<P> {
       ),
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Test fixtures
+
+/** The documented statuses of an operation. */
+export type StatusOf<O> = keyof ResponsesOf<O> & number;
+/** The body an operation answers with `status` (its JSON; null for no content). */
+export type BodyAt<O, S> = S extends keyof ResponsesOf<O> ? BodyOf<ResponsesOf<O>[S]> : never;
+
+/**
+ * A stubbed answer and the operation it stands for. Component tests build their answers from fixtures listed as
+ * these: the body is typed by the generated types (tsc fails on a renamed field), and
+ * test/unit/api-types-fixtures.test.ts checks each against the response schema in `<service>.openapi.json`.
+ */
+export interface AnswerFixture {
+  service: string;
+  method: Method;
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+/** `answerOf<JobsPaths>('jobs')('get', '/api/dashboard/jobs/{id}', 200, job())`: an AnswerFixture, typed. */
+export function answerOf<P>(service: string) {
+  return <M extends Method, Path extends PathsWith<P, M>, S extends StatusOf<Operation<P, Path, M>>>(
+    method: M,
+    path: Path,
+    status: S,
+    body: BodyAt<Operation<P, Path, M>, S>,
+  ): AnswerFixture => ({ service, method, path, status, body });
+}
