@@ -255,7 +255,7 @@ describe('jobs', () => {
         slot: '8-10 AM',
         isAvailable: false,
         blockedReason: null,
-        booking: { jobId: 'j', jobNumber: 'JOB-1' },
+        booking: { jobId: 'j', jobNumber: 'JOB-1', kind: 'booking' },
       }),
     ).toMatchObject({ label: 'Booked', canBlock: false, canUnblock: false });
     expect(

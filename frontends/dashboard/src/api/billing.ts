@@ -6,21 +6,31 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { ApiError, apiJson, apiPage, downloadFile, withQuery } from '@tyres/platform';
-import { INVOICE_LIST_REFRESH_MS } from '../lib/constants';
+import { ApiError, downloadFile } from '@tyres/platform';
+import { billingApi } from './client';
+import {
+  CUSTOMER_INVOICE_STATUSES,
+  EXPENSE_CATEGORIES,
+  INVOICE_LIST_REFRESH_MS,
+  type CustomerInvoiceStatus,
+  type ExpenseCategory,
+  type LineItemCategory,
+} from '../lib/constants';
 import { invalidateJobs } from './jobs';
 import { keys } from './keys';
 import { failureReported, failureToast } from './mutation-toasts';
 import type { AmountType } from '@tyres/kernel';
-import type { BusinessExpense, CustomerInvoice, CustomerInvoiceItem, PurchaseInvoice } from './types';
+import type { PurchaseInvoice } from './types';
 
 /** Billing service calls (spec section 7: purchase invoices, customer invoices, expenses). */
 
 // --- purchase invoices ---------------------------------------------------------------------------------------
 
 export function usePurchaseInvoices(jobId: string | null | undefined) {
-  return useQuery<PurchaseInvoice[]>({
+  return useQuery({
     queryKey: keys.purchaseInvoices(jobId ?? ''),
+    queryFn: () =>
+      billingApi.get('/api/dashboard/purchase-invoices/job/{jobId}', { params: { jobId: jobId ?? '' } }),
     enabled: Boolean(jobId),
   });
 }
@@ -40,12 +50,12 @@ export function useSavePurchaseInvoice(jobId: string) {
   return useMutation({
     mutationFn: (input: { id?: string; values: PurchaseInvoiceInput; isPaid?: boolean }) =>
       input.id
-        ? apiJson<PurchaseInvoice>('PATCH', `/api/dashboard/purchase-invoices/${input.id}`, input.values)
-        : apiJson<PurchaseInvoice>('POST', '/api/dashboard/purchase-invoices', {
-            jobId,
-            ...input.values,
-            category: 'cost-of-goods-sold',
-            isPaid: input.isPaid ?? false,
+        ? billingApi.patch('/api/dashboard/purchase-invoices/{id}', {
+            params: { id: input.id },
+            body: input.values,
+          })
+        : billingApi.post('/api/dashboard/purchase-invoices', {
+            body: { jobId, ...input.values, category: 'cost-of-goods-sold', isPaid: input.isPaid ?? false },
           }),
     meta: failureToast<{ id?: string }>({
       errorTitle: (input) => (input.id ? 'Update Failed' : 'Add Failed'),
@@ -61,9 +71,9 @@ export function useTogglePurchasePaid(jobId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (invoice: PurchaseInvoice) =>
-      apiJson<PurchaseInvoice>('PATCH', `/api/dashboard/purchase-invoices/${invoice.id}`, {
-        isPaid: !invoice.isPaid,
-        paidAt: invoice.isPaid ? null : new Date().toISOString(),
+      billingApi.patch('/api/dashboard/purchase-invoices/{id}', {
+        params: { id: invoice.id },
+        body: { isPaid: !invoice.isPaid, paidAt: invoice.isPaid ? null : new Date().toISOString() },
       }),
     meta: failureToast({ errorTitle: 'Update Failed', errorFallback: 'Failed to update payment status.' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.purchaseInvoices(jobId) }),
@@ -73,7 +83,8 @@ export function useTogglePurchasePaid(jobId: string) {
 export function useDeletePurchaseInvoice(jobId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<unknown>('DELETE', `/api/dashboard/purchase-invoices/${id}`),
+    mutationFn: (id: string) =>
+      billingApi.delete('/api/dashboard/purchase-invoices/{id}', { params: { id } }),
     meta: failureToast({ errorTitle: 'Delete Failed', errorFallback: 'Failed to delete purchase invoice.' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: keys.purchaseInvoices(jobId) }),
   });
@@ -93,26 +104,32 @@ export function useInvoicesPage(params: { search: string; status: string; page: 
   return useQuery({
     queryKey: keys.invoicesList(params),
     queryFn: () =>
-      apiPage<CustomerInvoice>(
-        withQuery('/api/dashboard/customer-invoices', {
+      billingApi.page('/api/dashboard/customer-invoices', {
+        query: {
           search: params.search.trim() || undefined,
-          status: params.status !== 'all' ? params.status : undefined,
+          status: CUSTOMER_INVOICE_STATUSES.find((status) => status === params.status),
           limit: params.pageSize,
           offset: (params.page - 1) * params.pageSize,
-        }),
-      ),
+        },
+      }),
     placeholderData: keepPreviousData,
     refetchInterval: INVOICE_LIST_REFRESH_MS,
   });
 }
 
 export function useInvoice(id: string | null | undefined) {
-  return useQuery<CustomerInvoice>({ queryKey: keys.invoice(id ?? ''), enabled: Boolean(id) });
+  return useQuery({
+    queryKey: keys.invoice(id ?? ''),
+    queryFn: () => billingApi.get('/api/dashboard/customer-invoices/{id}', { params: { id: id ?? '' } }),
+    enabled: Boolean(id),
+  });
 }
 
 export function useJobInvoices(jobId: string | null | undefined, enabled = true) {
-  return useQuery<CustomerInvoice[]>({
+  return useQuery({
     queryKey: keys.jobInvoices(jobId ?? ''),
+    queryFn: () =>
+      billingApi.get('/api/dashboard/customer-invoices/job/{jobId}', { params: { jobId: jobId ?? '' } }),
     enabled: Boolean(jobId) && enabled,
   });
 }
@@ -125,10 +142,7 @@ export function useGenerateInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (jobId: string) =>
-      apiJson<{ customerInvoice: CustomerInvoice; message?: string }>(
-        'POST',
-        `/api/dashboard/customer-invoices/generate/${jobId}`,
-      ),
+      billingApi.post('/api/dashboard/customer-invoices/generate/{jobId}', { params: { jobId } }),
     meta: failureToast({
       errorTitle: 'Invoice Generation Failed',
       errorFallback: 'Failed to generate invoice.',
@@ -144,8 +158,9 @@ export function useGenerateInvoice() {
  * lines and the amount type (switching the type keeps the line amounts as entered).
  */
 export interface InvoiceFields {
-  status: string;
-  dueDate: string | null;
+  status: CustomerInvoiceStatus;
+  /** Billing requires one (a blank is refused with "Due date is required"). */
+  dueDate: string;
   amountType: AmountType;
 }
 
@@ -153,11 +168,7 @@ export function useCreateInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: InvoiceFields & { jobId: string }) =>
-      apiJson<{
-        success?: boolean;
-        message?: string;
-        customerInvoice: { id: string; invoiceNumber?: string };
-      }>('POST', '/api/dashboard/customer-invoices', input),
+      billingApi.post('/api/dashboard/customer-invoices', { body: input }),
     meta: failureToast({ errorTitle: 'Creation Failed', errorFallback: 'Failed to create invoice.' }),
     onSettled: () => invalidateInvoices(queryClient),
   });
@@ -167,7 +178,10 @@ export function useUpdateInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { id: string; fields: Partial<InvoiceFields> }) =>
-      apiJson<unknown>('PATCH', `/api/dashboard/customer-invoices/${input.id}`, input.fields),
+      billingApi.patch('/api/dashboard/customer-invoices/{id}', {
+        params: { id: input.id },
+        body: input.fields,
+      }),
     meta: failureToast({ errorTitle: 'Save Failed', errorFallback: 'Failed to save invoice.' }),
     onSettled: () => Promise.all([invalidateInvoices(queryClient), invalidateJobs(queryClient)]),
   });
@@ -176,7 +190,8 @@ export function useUpdateInvoice() {
 export function useDeleteInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson<unknown>('DELETE', `/api/dashboard/customer-invoices/${id}`),
+    mutationFn: (id: string) =>
+      billingApi.delete('/api/dashboard/customer-invoices/{id}', { params: { id } }),
     meta: failureToast({ errorTitle: 'Delete Failed', errorFallback: 'Failed to delete invoice.' }),
     onSettled: () => Promise.all([invalidateInvoices(queryClient), invalidateJobs(queryClient)]),
   });
@@ -184,7 +199,8 @@ export function useDeleteInvoice() {
 
 export interface LineItemInput {
   description: string;
-  category: string;
+  /** Left out only for the card surcharge line, whose category staff cannot set. */
+  category?: LineItemCategory;
   quantity: number;
   unitPrice: string;
   totalPrice: string;
@@ -194,11 +210,10 @@ export interface LineItemInput {
 /** Line items live on the server only once the invoice exists: without an id this refuses. */
 export function addInvoiceItem(invoiceId: string | null | undefined, item: LineItemInput) {
   if (!invoiceId) return Promise.reject(new Error('Invoice must be saved first'));
-  return apiJson<{ success?: boolean; item?: CustomerInvoiceItem }>(
-    'POST',
-    `/api/dashboard/customer-invoices/${invoiceId}/items`,
-    item,
-  );
+  return billingApi.post('/api/dashboard/customer-invoices/{id}/items', {
+    params: { id: invoiceId },
+    body: item,
+  });
 }
 
 const addItemFailure = failureToast<LineItemInput>({
@@ -231,17 +246,18 @@ export function useInvoiceItemMutations(invoiceId: string | null | undefined) {
     }),
     update: useMutation({
       mutationFn: (input: { itemId: string; item: Partial<LineItemInput> }) =>
-        apiJson<unknown>(
-          'PATCH',
-          `/api/dashboard/customer-invoices/${invoiceId}/items/${input.itemId}`,
-          input.item,
-        ),
+        billingApi.patch('/api/dashboard/customer-invoices/{id}/items/{itemId}', {
+          params: { id: invoiceId ?? '', itemId: input.itemId },
+          body: input.item,
+        }),
       meta: failureToast({ errorTitle: 'Update Failed', errorFallback: 'Failed to update line item.' }),
       onSettled: refresh,
     }),
     remove: useMutation({
       mutationFn: (itemId: string) =>
-        apiJson<unknown>('DELETE', `/api/dashboard/customer-invoices/${invoiceId}/items/${itemId}`),
+        billingApi.delete('/api/dashboard/customer-invoices/{id}/items/{itemId}', {
+          params: { id: invoiceId ?? '', itemId },
+        }),
       meta: failureToast({ errorTitle: 'Delete Failed', errorFallback: 'Failed to delete line item.' }),
       onSettled: refresh,
     }),
@@ -249,10 +265,8 @@ export function useInvoiceItemMutations(invoiceId: string | null | undefined) {
 }
 
 /** POST .../{id}/pdf: billing renders the PDF and answers where to download it. */
-export async function requestInvoicePdf(
-  id: string,
-): Promise<{ downloadUrl: string; filename: string; invoiceNumber: string }> {
-  return apiJson('POST', `/api/dashboard/customer-invoices/${id}/pdf`);
+export function requestInvoicePdf(id: string) {
+  return billingApi.post('/api/dashboard/customer-invoices/{id}/pdf', { params: { id } });
 }
 
 /**
@@ -309,7 +323,7 @@ export function useEmailInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiJson<{ message?: string; to?: string }>('POST', `/api/dashboard/customer-invoices/${id}/email`, {}),
+      billingApi.post('/api/dashboard/customer-invoices/{id}/email', { params: { id }, body: {} }),
     meta: failureToast({ errorTitle: 'Invoice Email Failed', errorFallback: 'Failed to email the invoice.' }),
     onSettled: () => invalidateInvoices(queryClient),
   });
@@ -322,12 +336,12 @@ export function useExpenses(params: { category: string; paid: string }) {
     queryKey: keys.expenses(params),
     queryFn: async () =>
       (
-        await apiPage<BusinessExpense>(
-          withQuery('/api/dashboard/business-expenses', {
-            category: params.category !== 'all' ? params.category : undefined,
-            paid: params.paid !== 'all' ? params.paid : undefined,
-          }),
-        )
+        await billingApi.page('/api/dashboard/business-expenses', {
+          query: {
+            category: EXPENSE_CATEGORIES.find((category) => category === params.category),
+            paid: params.paid === 'paid' || params.paid === 'unpaid' ? params.paid : undefined,
+          },
+        })
       ).items,
     placeholderData: keepPreviousData,
   });
@@ -339,7 +353,7 @@ export interface ExpenseInput {
   description: string;
   amount: string;
   gstAmount: string;
-  category: string;
+  category: ExpenseCategory;
   expenseDate: string;
   dueDate: string | null;
   isPaid: boolean;
@@ -355,8 +369,11 @@ export function useExpenseMutations() {
     save: useMutation({
       mutationFn: (input: { id?: string; values: ExpenseInput }) =>
         input.id
-          ? apiJson<BusinessExpense>('PATCH', `/api/dashboard/business-expenses/${input.id}`, input.values)
-          : apiJson<BusinessExpense>('POST', '/api/dashboard/business-expenses', input.values),
+          ? billingApi.patch('/api/dashboard/business-expenses/{id}', {
+              params: { id: input.id },
+              body: input.values,
+            })
+          : billingApi.post('/api/dashboard/business-expenses', { body: input.values }),
       meta: failureToast<{ id?: string }>({
         errorTitle: 'Error',
         errorFallback: (input) => (input.id ? 'Failed to update expense' : 'Failed to create expense'),
@@ -365,12 +382,13 @@ export function useExpenseMutations() {
     }),
     markPaid: useMutation({
       mutationFn: (id: string) =>
-        apiJson<BusinessExpense>('PATCH', `/api/dashboard/business-expenses/${id}/mark-paid`),
+        billingApi.patch('/api/dashboard/business-expenses/{id}/mark-paid', { params: { id } }),
       meta: failureToast({ errorTitle: 'Error', errorFallback: 'Failed to mark as paid' }),
       onSettled: refresh,
     }),
     remove: useMutation({
-      mutationFn: (id: string) => apiJson<unknown>('DELETE', `/api/dashboard/business-expenses/${id}`),
+      mutationFn: (id: string) =>
+        billingApi.delete('/api/dashboard/business-expenses/{id}', { params: { id } }),
       meta: failureToast({ errorTitle: 'Error', errorFallback: 'Failed to delete expense' }),
       onSettled: refresh,
     }),

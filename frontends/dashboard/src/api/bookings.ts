@@ -1,35 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiGet, apiJson } from '@tyres/platform';
+import { ApiError, type RequestBodyOf } from '@tyres/platform';
+import type { paths as BookingPaths } from '@tyres/platform/api-types/booking';
+import { bookingApi } from './client';
 import { invalidateJobs, invalidateSlots } from './jobs';
 import { failureToast } from './mutation-toasts';
-import type { AddressSuggestion } from './types';
 
 /** Booking service calls used by the New Booking screen. */
 
-export interface StaffBookingRequest {
-  customer: { name: string; email: string; phone: string };
-  vehicle: { make: string; model: string; year: number; color: string; registration: string };
-  job: {
-    serviceType: string;
-    scheduledDate: string;
-    timeSlot: string;
-    address: string;
-    suburb: string;
-    postcode: string;
-    tyreSize?: string;
-    tyreQuantity: number;
-    tyreBrand?: string;
-    notes?: string;
-    paymentMethod: string;
-  };
-}
+/** POST /api/bookings as booking documents it (the public dialog's form or the staff form). */
+export type StaffBookingRequest = RequestBodyOf<BookingPaths, '/api/bookings', 'post'>;
 
 /** POST /api/bookings (staff form); success refreshes the cached jobs-with-details and time-slot data. */
 export function useCreateBooking() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: StaffBookingRequest) =>
-      apiJson<{ jobId?: string; jobNumber: string }>('POST', '/api/bookings', body),
+    mutationFn: (body: StaffBookingRequest) => bookingApi.post('/api/bookings', { body }),
     meta: failureToast({
       errorTitle: 'Booking Failed',
       errorFallback: 'Failed to create booking. Please try again.',
@@ -44,11 +29,12 @@ export function useCreateBooking() {
  */
 export function useTyrePrice(tyreSize: string | null, brand = '') {
   const preferred = brand.trim();
-  return useQuery<{ price: string } | null>({
+  return useQuery({
     queryKey: ['/api/tyre-pricing', tyreSize ?? '', preferred],
     queryFn: async () => {
       try {
-        return await apiGet<{ price: string }>(`/api/tyre-pricing/${encodeURIComponent(tyreSize ?? '')}`, {
+        return await bookingApi.get('/api/tyre-pricing/{tyreSize}', {
+          params: { tyreSize: tyreSize ?? '' },
           query: { brand: preferred || undefined },
         });
       } catch (error) {
@@ -64,10 +50,6 @@ export function useTyrePrice(tyreSize: string | null, brand = '') {
  * Address suggestions (booking service; 3+ characters, the first 5 shown). `sessionToken` groups one address
  * entry's lookups, as the public dialog does: the provider bills a typed-and-picked address as one session.
  */
-export function fetchAddressSuggestions(
-  q: string,
-  signal?: AbortSignal,
-  sessionToken?: string,
-): Promise<AddressSuggestion[]> {
-  return apiGet<AddressSuggestion[]>('/api/addresses/suggestions', { query: { q, sessionToken }, signal });
+export function fetchAddressSuggestions(q: string, signal?: AbortSignal, sessionToken?: string) {
+  return bookingApi.get('/api/addresses/suggestions', { query: { q, sessionToken }, signal });
 }

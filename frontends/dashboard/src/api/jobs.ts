@@ -5,10 +5,13 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { ApiError, apiJson, apiPage, withQuery } from '@tyres/platform';
+import { ApiError, type RequestBodyOf } from '@tyres/platform';
+import type { paths as JobsPaths } from '@tyres/platform/api-types/jobs';
+import { jobsApi } from './client';
+import { JOB_STATUSES, type JobStatus } from '@tyres/kernel';
+import { SCHEDULE_FILTER_STATUSES } from '../lib/constants';
 import { keys } from './keys';
 import { failureToast } from './mutation-toasts';
-import type { Job, Technician } from './types';
 
 /** Jobs service calls (spec section 7 "Dashboard jobs"). */
 
@@ -26,16 +29,20 @@ export function jobsPageQuery(params: JobsQuery) {
   return {
     queryKey: keys.jobsList(params),
     queryFn: () =>
-      apiPage<Job>(
-        withQuery('/api/dashboard/jobs-with-details', {
-          status: params.status && params.status !== 'all' ? params.status : undefined,
-          scheduleStatus:
-            params.scheduleStatus && params.scheduleStatus !== 'all' ? params.scheduleStatus : undefined,
+      jobsApi.page('/api/dashboard/jobs-with-details', {
+        query: {
+          status: JOB_STATUSES.find((status) => status === params.status),
+          scheduleStatus: scheduleFilter(params.scheduleStatus),
           page: params.page,
           pageSize: params.pageSize,
-        }),
-      ),
+        },
+      }),
   };
+}
+
+/** A filter from the address bar: one the jobs service knows, else none (every job). */
+function scheduleFilter(value: string | undefined) {
+  return SCHEDULE_FILTER_STATUSES.find((status) => status === value);
 }
 
 export function useJobsPage(params: JobsQuery, options: { enabled?: boolean } = {}) {
@@ -71,12 +78,20 @@ export function useJobCount(filter: { status?: string; scheduleStatus?: string }
 
 /** GET /api/dashboard/jobs/{id}: the job with customer, vehicle and photos. */
 export function useJob(id: string | null | undefined) {
-  return useQuery<Job>({ queryKey: keys.job(id ?? ''), enabled: Boolean(id) });
+  return useQuery({
+    queryKey: keys.job(id ?? ''),
+    queryFn: () => jobsApi.get('/api/dashboard/jobs/{id}', { params: { id: id ?? '' } }),
+    enabled: Boolean(id),
+  });
 }
 
 /** GET /api/dashboard/technicians (active technicians). */
 export function useTechnicians(enabled = true) {
-  return useQuery<Technician[]>({ queryKey: keys.technicians, enabled });
+  return useQuery({
+    queryKey: keys.technicians,
+    queryFn: () => jobsApi.get('/api/dashboard/technicians'),
+    enabled,
+  });
 }
 
 /** Everything that shows jobs: lists, counts, one job. */
@@ -102,10 +117,13 @@ export function useUpdateJobStatus() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: JOB_STATUS_MUTATION,
-    mutationFn: (input: { id: string; status: string; notifyCustomer?: boolean }) =>
-      apiJson<Job & { smsRequested?: boolean }>('PATCH', `/api/dashboard/jobs/${input.id}/status`, {
-        status: input.status,
-        ...(input.notifyCustomer !== undefined ? { notifyCustomer: input.notifyCustomer } : {}),
+    mutationFn: (input: { id: string; status: JobStatus; notifyCustomer?: boolean }) =>
+      jobsApi.patch('/api/dashboard/jobs/{id}/status', {
+        params: { id: input.id },
+        body: {
+          status: input.status,
+          ...(input.notifyCustomer !== undefined ? { notifyCustomer: input.notifyCustomer } : {}),
+        },
       }),
     meta: failureToast<{ status: string }>({
       errorTitle: 'Update Failed',
@@ -123,8 +141,9 @@ export function useAssignJob() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { jobId: string; technicianId: string | null }) =>
-      apiJson<Job>('PATCH', `/api/dashboard/jobs/${input.jobId}/assign`, {
-        technicianId: input.technicianId,
+      jobsApi.patch('/api/dashboard/jobs/{jobId}/assign', {
+        params: { jobId: input.jobId },
+        body: { technicianId: input.technicianId },
       }),
     meta: failureToast({ errorTitle: 'Assignment Failed', errorFallback: 'Failed to update assignment.' }),
     onSettled: () => invalidateJobs(queryClient),
@@ -134,10 +153,12 @@ export function useAssignJob() {
 export function useRescheduleJob() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { id: string; scheduledDate: string; timeSlot: string }) =>
-      apiJson<Job>('PUT', `/api/dashboard/jobs/${input.id}/reschedule`, {
-        scheduledDate: input.scheduledDate,
-        timeSlot: input.timeSlot,
+    mutationFn: (
+      input: { id: string } & RequestBodyOf<JobsPaths, '/api/dashboard/jobs/{id}/reschedule', 'put'>,
+    ) =>
+      jobsApi.put('/api/dashboard/jobs/{id}/reschedule', {
+        params: { id: input.id },
+        body: { scheduledDate: input.scheduledDate, timeSlot: input.timeSlot },
       }),
     meta: failureToast({ errorTitle: 'Reschedule Failed', errorFallback: 'Failed to reschedule job.' }),
     onSettled: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
@@ -149,7 +170,7 @@ export function useDeleteJob() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (job: { id: string; jobNumber: string }) =>
-      apiJson<unknown>('DELETE', `/api/dashboard/jobs/${job.id}`),
+      jobsApi.delete('/api/dashboard/jobs/{id}', { params: { id: job.id } }),
     meta: failureToast({ errorTitle: 'Delete Failed', errorFallback: 'Failed to delete job.' }),
     onSuccess: (_data, job) => {
       queryClient.removeQueries({ queryKey: keys.job(job.id), exact: true });

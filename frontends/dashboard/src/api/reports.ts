@@ -1,15 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiGet } from '@tyres/platform';
+import type { ResponseOf } from '@tyres/platform';
+import type { paths as ReportingPaths } from '@tyres/platform/api-types/reporting';
+import { reportingApi } from './client';
 import { keys } from './keys';
-import type { EnhancedPlReport, GstReport, PayablesReport } from './types';
 
 /** Reporting service (GET /api/dashboard/reports/*, optional startDate and endDate). */
 type Kind = 'gst' | 'purchases-payables' | 'enhanced-pl';
-interface Shapes {
-  gst: GstReport;
-  'purchases-payables': PayablesReport;
-  'enhanced-pl': EnhancedPlReport;
-}
+type Shapes = { [K in Kind]: ResponseOf<ReportingPaths, `/api/dashboard/reports/${K}`> };
 
 export function useReport<K extends Kind>(
   kind: K,
@@ -19,9 +16,10 @@ export function useReport<K extends Kind>(
   return useQuery<Shapes[K]>({
     queryKey: keys.report(kind, range),
     queryFn: () =>
-      apiGet<Shapes[K]>(`/api/dashboard/reports/${kind}`, {
+      // The three reports take the same period; the path picks the answer's shape.
+      reportingApi.get(`/api/dashboard/reports/${kind}` as `/api/dashboard/reports/${Kind}`, {
         query: { startDate: range.startDate, endDate: range.endDate },
-      }),
+      }) as Promise<Shapes[K]>,
     placeholderData: keepPreviousData,
     enabled,
   });

@@ -1,21 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '@tyres/platform';
+import type { RequestBodyOf } from '@tyres/platform';
+import type { paths as GatewayPaths } from '@tyres/platform/api-types/gateway';
+import { gatewayApi } from './client';
 import { keys } from './keys';
 import { failureToast } from './mutation-toasts';
-import type { StaffUser } from './types';
 
 /** Staff accounts (gateway: GET/POST /api/admin/users, PATCH /api/admin/users/{id}/status). Admins only. */
 
 export function useStaffUsers() {
-  return useQuery<StaffUser[]>({ queryKey: keys.users });
+  return useQuery({ queryKey: keys.users, queryFn: () => gatewayApi.get('/api/admin/users') });
 }
 
-export interface NewUserInput {
-  username: string;
-  password: string;
+/** The Add User form; a blank email is sent as none. */
+export type NewUserInput = Required<RequestBodyOf<GatewayPaths, '/api/admin/users', 'post'>> & {
   email: string;
-  role: 'admin' | 'technician';
-}
+};
 
 export function useUserMutations() {
   const queryClient = useQueryClient();
@@ -27,13 +26,16 @@ export function useUserMutations() {
   return {
     create: useMutation({
       mutationFn: (input: NewUserInput) =>
-        apiJson<StaffUser>('POST', '/api/admin/users', { ...input, email: input.email.trim() || undefined }),
+        gatewayApi.post('/api/admin/users', { body: { ...input, email: input.email.trim() || undefined } }),
       meta: failureToast({ errorTitle: 'Registration Failed', errorFallback: 'Failed to register user.' }),
       onSettled: refresh,
     }),
     setActive: useMutation({
       mutationFn: (input: { id: string; isActive: boolean }) =>
-        apiJson<StaffUser>('PATCH', `/api/admin/users/${input.id}/status`, { isActive: input.isActive }),
+        gatewayApi.patch('/api/admin/users/{userId}/status', {
+          params: { userId: input.id },
+          body: { isActive: input.isActive },
+        }),
       meta: failureToast({ errorTitle: 'Update Failed', errorFallback: 'Failed to update user status.' }),
       onSettled: refresh,
     }),

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest } from '@tyres/platform';
+import type { RequestBodyOf } from '@tyres/platform';
+import type { paths as GatewayPaths } from '@tyres/platform/api-types/gateway';
+import { gatewayApi } from '../api/client';
 import { USER_QUERY_KEY, type SessionUser } from './user';
 import { failureToast } from '../api/mutation-toasts';
 
-export interface LoginInput {
-  username: string;
-  password: string;
-}
+export type LoginInput = RequestBodyOf<GatewayPaths, '/api/login', 'post'>;
 
 interface Callbacks<T> {
   onSuccess?: (data: T) => void;
@@ -19,7 +18,7 @@ interface Callbacks<T> {
 export function useLogin(callbacks: Callbacks<SessionUser> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) => apiJson<SessionUser>('POST', '/api/login', input),
+    mutationFn: (input: LoginInput) => gatewayApi.post('/api/login', { body: input }),
     onSuccess: (user) => {
       callbacks.onSuccess?.(user);
       queryClient.setQueryData(USER_QUERY_KEY, user);
@@ -32,7 +31,7 @@ export function useLogout(callbacks: Callbacks<void> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      await apiRequest('POST', '/api/logout');
+      await gatewayApi.post('/api/logout');
     },
     meta: failureToast({
       errorTitle: 'Logout failed',

@@ -1,14 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { getQueryFn } from '@tyres/platform';
+import { gatewayApi } from '../api/client';
+import type { StaffUser } from '../api/types';
 
 /** Session user as the gateway answers GET /api/user and POST /api/login (spec section 3). */
-export interface SessionUser {
-  id: string | number;
-  username: string;
-  email?: string | null;
-  role: 'admin' | 'technician';
-  isActive?: boolean;
-}
+export type SessionUser = StaffUser;
 
 export const USER_QUERY_KEY = ['/api/user'] as const;
 
@@ -16,6 +11,6 @@ export const USER_QUERY_KEY = ['/api/user'] as const;
 export function useSessionUser() {
   return useQuery<SessionUser | null>({
     queryKey: USER_QUERY_KEY,
-    queryFn: getQueryFn<SessionUser>({ on401: 'returnNull' }),
+    queryFn: () => gatewayApi.getIfSignedIn('/api/user'),
   });
 }

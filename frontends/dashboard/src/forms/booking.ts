@@ -152,7 +152,11 @@ export function tyreSizeOf(
 
 /** POST /api/bookings body of the staff form (spec section 7). Throws "Invalid time slot" for an unknown slot. */
 export function bookingRequest(v: StaffBookingValues) {
-  const tyres = takesTyres(v.serviceType);
+  // The form's rules accept only these; narrowing here is what lets the body type as booking documents it.
+  const { timeSlot, serviceType } = v;
+  if (!isTimeSlot(timeSlot)) throw new Error(BOOKING_MESSAGES.invalidSlot);
+  if (!isServiceType(serviceType)) throw new Error(BOOKING_MESSAGES.selectService);
+  const tyres = takesTyres(serviceType);
   const tyreSize = tyres ? tyreSizeOf(v) : undefined;
   return {
     customer: { name: v.customerName.trim(), email: v.customerEmail.trim(), phone: v.customerPhone.trim() },
@@ -164,9 +168,9 @@ export function bookingRequest(v: StaffBookingValues) {
       registration: v.registration.trim().toUpperCase(),
     },
     job: {
-      serviceType: v.serviceType,
-      scheduledDate: slotDateTime(v.scheduledDate!, v.timeSlot),
-      timeSlot: v.timeSlot,
+      serviceType,
+      scheduledDate: slotDateTime(v.scheduledDate!, timeSlot),
+      timeSlot,
       address: v.address.trim(),
       suburb: v.suburb.trim(),
       postcode: v.postcode.trim(),

@@ -7,7 +7,7 @@ import type { CustomerInvoice } from '../api/types';
 import { DateField } from '../components/DateField';
 import { QueryError } from '../components/QueryError';
 import { useNotify } from '../hooks/useNotify';
-import { CUSTOMER_INVOICE_STATUSES } from '../lib/constants';
+import { CUSTOMER_INVOICE_STATUSES, type CustomerInvoiceStatus } from '../lib/constants';
 import { formatShortDate } from '../lib/dates';
 import { statusLabel } from '../lib/format';
 import { InvoiceTotals } from './InvoiceTotals';
@@ -49,7 +49,7 @@ export function InvoiceEditDialog({ invoiceId, onClose }: { invoiceId: string | 
   const update = useUpdateInvoice();
   const items = useInvoiceItemMutations(invoiceId);
   const invoice = query.data;
-  const [status, setStatus] = useState<string>('draft');
+  const [status, setStatus] = useState<CustomerInvoiceStatus>('draft');
   const [dueDate, setDueDate] = useState<string | null>(null);
   const [dueError, setDueError] = useState<string | null>(null);
   const [amountType, setAmountType] = useState<AmountType>('exclusive');

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Checkbox, Input, Select, Space, Tag, type TableColumnsType } from 'antd';
-import { apiJson } from '@tyres/platform';
 import {
   invalidateInvoices,
   useDeleteInvoice,
@@ -11,12 +10,13 @@ import {
 } from '../api/billing';
 import { failureReported } from '../api/mutation-toasts';
 import { invalidateJobs } from '../api/jobs';
-import type { CustomerInvoice } from '../api/types';
+import type { CustomerInvoiceSummary } from '../api/types';
+import { billingApi } from '../api/client';
 import { ResponsiveList } from '../components/ResponsiveList';
 import { InvoiceStatusTag } from '../components/StatusTag';
 import { useNotify } from '../hooks/useNotify';
 import { usePageParam, useUrlParam } from '../hooks/useUrlParam';
-import { INVOICES_PAGE_SIZE } from '../lib/constants';
+import { INVOICES_PAGE_SIZE, type CustomerInvoiceStatus } from '../lib/constants';
 import { formatShortDate } from '../lib/dates';
 import { AMOUNT_TYPE_LABEL } from '@tyres/kernel';
 import { formatMoney } from '../lib/money';
@@ -33,18 +33,18 @@ export const BULK_FAILURE = 'Failed to update selected invoices. Some may have b
  */
 export async function bulkSetStatus(
   ids: readonly string[],
-  status: string,
-  patch: (id: string, body: { status: string }) => Promise<unknown> = (id, body) =>
-    apiJson('PATCH', `/api/dashboard/customer-invoices/${id}`, body),
+  status: CustomerInvoiceStatus,
+  patch: (id: string, body: { status: CustomerInvoiceStatus }) => Promise<unknown> = (id, body) =>
+    billingApi.patch('/api/dashboard/customer-invoices/{id}', { params: { id }, body }),
 ): Promise<string[]> {
   const results = await Promise.allSettled(ids.map((id) => patch(id, { status })));
   return ids.filter((_, i) => results[i]!.status === 'rejected');
 }
 
-const customerOf = (i: CustomerInvoice) => i.job?.customer?.name ?? i.customerName ?? '—';
-const jobNumberOf = (i: CustomerInvoice) => i.job?.jobNumber ?? i.jobNumber ?? '—';
+const customerOf = (i: CustomerInvoiceSummary) => i.job?.customer?.name ?? i.customerName ?? '—';
+const jobNumberOf = (i: CustomerInvoiceSummary) => i.job?.jobNumber ?? i.jobNumber ?? '—';
 
-function DueBadge({ invoice }: { invoice: CustomerInvoice }) {
+function DueBadge({ invoice }: { invoice: CustomerInvoiceSummary }) {
   const badge = dueBadge(invoice);
   return (
     <div className="dash-cell-stack">
@@ -59,7 +59,7 @@ function DueBadge({ invoice }: { invoice: CustomerInvoice }) {
 }
 
 /** The total with what it means: "Amounts include GST" or "GST added". */
-function InvoiceTotal({ invoice }: { invoice: CustomerInvoice }) {
+function InvoiceTotal({ invoice }: { invoice: CustomerInvoiceSummary }) {
   return (
     <div className="dash-cell-stack dash-cell-stack--end">
       <span className="dash-money">{formatMoney(invoice.totalAmount)}</span>
@@ -68,7 +68,7 @@ function InvoiceTotal({ invoice }: { invoice: CustomerInvoice }) {
   );
 }
 
-function InvoiceActions({ invoice, onEdit }: { invoice: CustomerInvoice; onEdit: () => void }) {
+function InvoiceActions({ invoice, onEdit }: { invoice: CustomerInvoiceSummary; onEdit: () => void }) {
   const notify = useNotify();
   const { modal } = App.useApp();
   const email = useEmailInvoice();
@@ -145,7 +145,7 @@ export function InvoicesTab() {
   const [page, setPage] = usePageParam();
   const [editing, setEditing] = useUrlParam('invoice');
   const [selected, setSelected] = useState<string[]>([]);
-  const [bulkStatus, setBulkStatus] = useState<string | undefined>(undefined);
+  const [bulkStatus, setBulkStatus] = useState<CustomerInvoiceStatus | undefined>(undefined);
   const [bulkBusy, setBulkBusy] = useState(false);
   const [selectJob, setSelectJob] = useState(false);
   const query = useInvoicesPage({ search, status, page, pageSize: INVOICES_PAGE_SIZE });
@@ -191,7 +191,7 @@ export function InvoicesTab() {
     }
   };
 
-  const columns: TableColumnsType<CustomerInvoice> = [
+  const columns: TableColumnsType<CustomerInvoiceSummary> = [
     {
       title: 'Invoice #',
       dataIndex: 'invoiceNumber',
@@ -283,7 +283,7 @@ export function InvoicesTab() {
         </div>
       )}
 
-      <ResponsiveList<CustomerInvoice>
+      <ResponsiveList<CustomerInvoiceSummary>
         query={query}
         items={invoices}
         rowKey={(invoice) => invoice.id}

@@ -13,7 +13,7 @@ import { QueryError } from '../components/QueryError';
 import { JobStatusTag } from '../components/StatusTag';
 import { useDashboard, useDashboardNavigation } from '../context';
 import { useNotify } from '../hooks/useNotify';
-import { DEFAULT_INVOICE_STATUS, INVOICE_DUE_DAYS } from '../lib/constants';
+import { DEFAULT_INVOICE_STATUS, INVOICE_DUE_DAYS, type CustomerInvoiceStatus } from '../lib/constants';
 import { addDaysToDate, formatDate, perthToday } from '../lib/dates';
 import { serviceLabel, vehicleLine } from '../lib/format';
 import { formatMoney } from '../lib/money';
@@ -96,7 +96,7 @@ export function NewInvoicePage() {
   const create = useCreateInvoice();
   const addItem = useAddInvoiceItem();
   const [items, setItems] = useState<LineItemDraft[]>([]);
-  const [status, setStatus] = useState<string>(DEFAULT_INVOICE_STATUS);
+  const [status, setStatus] = useState<CustomerInvoiceStatus>(DEFAULT_INVOICE_STATUS);
   const [amountType, setAmountType] = useState<AmountType>(DEFAULT_AMOUNT_TYPE);
   const [invoiceDate] = useState(() => perthToday());
   const [dueDate, setDueDate] = useState<string | null>(() => addDaysToDate(perthToday(), INVOICE_DUE_DAYS));
@@ -174,9 +174,7 @@ export function NewInvoicePage() {
     }
     setSaving(true);
     try {
-      const answer = await create
-        .mutateAsync({ jobId, status, dueDate: dueDate || null, amountType })
-        .catch(failureReported);
+      const answer = await create.mutateAsync({ jobId, status, dueDate, amountType }).catch(failureReported);
       if (!answer) return;
       const { id: invoiceId, invoiceNumber } = answer.customerInvoice;
       const failed: string[] = [];

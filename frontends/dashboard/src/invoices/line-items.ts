@@ -7,6 +7,7 @@ import {
   type AmountType,
   type InvoiceTotals,
 } from '@tyres/kernel';
+import type { LineItemInput } from '../api/billing';
 import type { Job } from '../api/types';
 import {
   DEFAULT_LINE_ITEM_CATEGORY,
@@ -121,10 +122,12 @@ export function lineItemProblem(item: Pick<LineItemDraft, 'description' | 'quant
 }
 
 /** The body of POST/PATCH .../items. */
-export function lineItemBody(item: LineItemDraft) {
+export function lineItemBody(item: LineItemDraft): LineItemInput {
+  const { category } = item;
   return {
     description: item.description.trim(),
-    category: item.category,
+    // Billing refuses 'surcharge' from staff (it makes that line itself); the line keeps its category.
+    ...(category === SURCHARGE_CATEGORY ? {} : { category }),
     quantity: item.quantity,
     unitPrice: item.unitPrice,
     totalPrice: lineTotal(item),

@@ -188,7 +188,6 @@ function JobDetailBody({ job, onClose }: { job: Job; onClose: () => void }) {
             items={[
               ['Vehicle', vehicleLine(job.vehicle)],
               ['Registration', job.vehicle?.registration],
-              ...(job.vehicle?.color ? ([['Colour', job.vehicle.color]] as [string, ReactNode][]) : []),
             ]}
           />
         </section>

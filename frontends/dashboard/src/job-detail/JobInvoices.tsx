@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Alert, Button, Space } from 'antd';
 import { AMOUNT_TYPE_LABEL } from '@tyres/kernel';
 import { existingInvoiceNumber, useInvoicePdfDownload, useJobInvoices } from '../api/billing';
-import type { CustomerInvoice, Job } from '../api/types';
+import type { CustomerInvoiceSummary, Job } from '../api/types';
 import { InvoiceStatusTag } from '../components/StatusTag';
 import { useDashboard, useDashboardNavigation } from '../context';
 import { useNotify } from '../hooks/useNotify';
@@ -12,11 +12,11 @@ import { formatMoney } from '../lib/money';
 import { amountTypeOf } from '../invoices/line-items';
 
 /** What an invoice says about its GST: "Includes GST $11.80" or "GST $12.98". */
-export function gstLine(invoice: Pick<CustomerInvoice, 'amountType' | 'gstAmount'>): string {
+export function gstLine(invoice: Pick<CustomerInvoiceSummary, 'amountType' | 'gstAmount'>): string {
   return `${amountTypeOf(invoice) === 'inclusive' ? 'Includes GST' : 'GST'} ${formatMoney(invoice.gstAmount)}`;
 }
 
-function InvoiceRow({ invoice, highlighted }: { invoice: CustomerInvoice; highlighted: boolean }) {
+function InvoiceRow({ invoice, highlighted }: { invoice: CustomerInvoiceSummary; highlighted: boolean }) {
   const { isAdmin } = useDashboard();
   const nav = useDashboardNavigation();
   const notify = useNotify();

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Form, Modal, Select } from 'antd';
+import { BOOKING_MESSAGES, isTimeSlot } from '@tyres/kernel';
 import { useRescheduleJob } from '../api/jobs';
 import { failureReported } from '../api/mutation-toasts';
 import { useFreeSlots } from '../api/slots';
@@ -38,7 +39,9 @@ export function RescheduleDialog({ job, open, onClose }: { job: Job; open: boole
 
   const onSubmit = handleSubmit(async (values) => {
     const scheduledDate = values.scheduledDate!;
-    const timeSlot = values.timeSlot!;
+    const timeSlot = values.timeSlot;
+    // The free-slot list offers only slot labels; anything else cannot be sent (booking refuses it).
+    if (!isTimeSlot(timeSlot)) return notify.invalid('Reschedule Failed', BOOKING_MESSAGES.invalidSlot);
     await reschedule.mutateAsync({ id: job.id, scheduledDate, timeSlot }).then(() => {
       notify.success(
         'Job Rescheduled',

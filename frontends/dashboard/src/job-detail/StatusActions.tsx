@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Modal } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiJson } from '@tyres/platform';
+import { ApiError } from '@tyres/platform';
+import { jobsApi } from '../api/client';
 import { existingInvoiceMessage, invalidateInvoices, useGenerateInvoice } from '../api/billing';
 import { invalidateJobs, useUpdateJobStatus } from '../api/jobs';
 import type { Job } from '../api/types';
+import type { JobStatus } from '../lib/constants';
 import { useNotify } from '../hooks/useNotify';
 import { enRouteEta } from '../lib/dates';
 import { dialable } from '../lib/format';
@@ -25,7 +27,7 @@ async function movedOnFrom(jobId: string, from: string, timeoutMs = 8000): Promi
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const current = await apiJson<Job>('GET', `/api/dashboard/jobs/${jobId}`);
+      const current = await jobsApi.get('/api/dashboard/jobs/{id}', { params: { id: jobId } });
       if (current.status !== from) return true;
     } catch {
       return false;
@@ -58,7 +60,7 @@ export function StatusActions({
   const action = statusAction(job.status);
 
   // A failure is toasted by the mutation cache ("Update Failed"); the Start Work modal then stays open.
-  const changeStatus = (to: string, success: [string, string], notifyCustomer?: boolean) =>
+  const changeStatus = (to: JobStatus, success: [string, string], notifyCustomer?: boolean) =>
     updateStatus.mutateAsync({ id: job.id, status: to, notifyCustomer }).then((result) => {
       const smsNote = notifyCustomer
         ? result?.smsRequested === false

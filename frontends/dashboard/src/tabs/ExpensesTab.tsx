@@ -47,6 +47,9 @@ const emptyValues = (): ExpenseValues => ({
  */
 export function expensePayload(values: ExpenseValues): ExpenseInput {
   const amount = normaliseMoneyInput(values.totalIncGst);
+  // The form accepts only the kernel's categories (expenseSchema); this narrows the type to what billing takes.
+  const category = EXPENSE_CATEGORIES.find((c) => c === values.category);
+  if (!category) throw new Error('Category is required');
   return {
     supplierName: values.supplierName.trim(),
     invoiceNumber: values.invoiceNumber.trim() || null,
@@ -54,7 +57,7 @@ export function expensePayload(values: ExpenseValues): ExpenseInput {
     amount,
     gstAmount: moneyString(gstPreview(amount, values.gstFree)?.gst ?? 0n),
     gstFree: values.gstFree,
-    category: values.category,
+    category,
     expenseDate: values.expenseDate!,
     dueDate: values.dueDate || null,
     isPaid: values.isPaid,

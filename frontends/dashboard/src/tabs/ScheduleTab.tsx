@@ -19,9 +19,12 @@ export const SCHEDULE_FILTER_OPTIONS = [
 
 const UNASSIGNED = '';
 
-/** The schedule status of a job (the jobs service sends it; derived the same way when it does not). */
+/**
+ * The schedule status of a job: the jobs service sends it with every job; derived the same way where only the
+ * status and the assignment are known.
+ */
 export function scheduleStatusOf(
-  job: Pick<Job, 'status' | 'assignedTechnicianId' | 'scheduleStatus'>,
+  job: Pick<Job, 'status' | 'assignedTechnicianId'> & Partial<Pick<Job, 'scheduleStatus'>>,
 ): string {
   if (job.scheduleStatus) return job.scheduleStatus;
   switch (job.status) {

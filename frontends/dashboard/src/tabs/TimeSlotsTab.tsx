@@ -15,7 +15,10 @@ import { useUrlParam } from '../hooks/useUrlParam';
 import { formatDate, isDateString, perthToday } from '../lib/dates';
 
 /** What a slot card says about a slot: free, blocked (with the reason), booked, or otherwise unavailable. */
-export function slotState(slot: TimeSlot): {
+export function slotState(
+  slot: Pick<TimeSlot, 'slot' | 'isAvailable' | 'blockedReason'> &
+    Partial<Pick<TimeSlot, 'isBlocked' | 'state' | 'booking'>>,
+): {
   label: string;
   color: string;
   canBlock: boolean;

@@ -20,6 +20,7 @@ export const ADMIN: SessionUser = {
   email: 'boss@example.com',
   role: 'admin',
   isActive: true,
+  createdAt: '2026-01-05T00:00:00.000Z',
 };
 export const TECH: SessionUser = {
   id: 'u-tech',
@@ -27,6 +28,7 @@ export const TECH: SessionUser = {
   email: null,
   role: 'technician',
   isActive: true,
+  createdAt: '2026-02-09T00:00:00.000Z',
 };
 export const BUSINESS = { name: 'Perth Mobile Tyres', phone: null, phoneDisplay: null };
 
@@ -194,30 +196,5 @@ export function renderWithApp(
   return { ...result, queryClient };
 }
 
-/** A job in the dashboard shape, with overrides. */
-export function job(overrides: Record<string, unknown> = {}) {
-  return {
-    id: '11111111-1111-4111-8111-111111111111',
-    jobNumber: 'JOB-000123',
-    status: 'new',
-    serviceType: 'new-tyres',
-    tyreSize: '205/55R16',
-    tyreQuantity: 4,
-    address: '1234 Very Long Street Name That Keeps Going',
-    suburb: 'Joondalup',
-    postcode: '6027',
-    scheduledDate: '2026-11-25',
-    timeSlot: '8-10 AM',
-    customerValue: '749.80',
-    assignedTechnicianId: null,
-    createdAt: '2026-11-20T01:00:00.000Z',
-    inProgressAt: null,
-    completedAt: null,
-    invoicedAt: null,
-    paidAt: null,
-    customer: { name: 'Olivia Smith', phone: '0412 345 678', email: 'olivia@example.com' },
-    vehicle: { make: 'Toyota', model: 'Hilux', year: 2019, registration: '1ABC234' },
-    photos: [],
-    ...overrides,
-  };
-}
+/** The answers the tests stub, typed and checked against the services' documents (./fixtures). */
+export * from './fixtures';

@@ -496,11 +496,8 @@ describe('booking dialog: submitting', () => {
         suburb: 'Rockingham',
         postcode: '6168',
         tyreSize: null,
-        tyreQuantity: null,
         notes: null,
         paymentMethod: 'onsite',
-        status: 'new',
-        customerValue: '129.80',
       },
     });
     const upload = calls.find((c) => c.path.endsWith('/photos'));
@@ -564,10 +561,9 @@ describe('booking dialog: submitting', () => {
 
     expect(await screen.findByRole('heading', { name: 'Booking Confirmed!' })).toBeInTheDocument();
     const sent = calls.find((c) => c.method === 'POST' && c.path === '/api/bookings');
-    expect((sent?.body as { job: { customerValue: string; paymentMethod: string } }).job).toMatchObject({
-      paymentMethod: 'onsite',
-      customerValue: '129.80',
-    });
+    // Booking prices the job itself: the total on screen is not sent.
+    expect((sent?.body as { job: Record<string, unknown> }).job).toMatchObject({ paymentMethod: 'onsite' });
+    expect((sent?.body as { job: Record<string, unknown> }).job).not.toHaveProperty('customerValue');
     expect(screen.getByText(/You pay \$129\.80 on site/)).toBeInTheDocument();
     expect(calls.some((c) => c.path === '/api/bookings/quote')).toBe(false);
   });

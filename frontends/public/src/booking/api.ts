@@ -1,19 +1,23 @@
 /** The booking dialog's calls (spec section 7, "Public"), through the one API client of @tyres/platform. */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { ApiError, apiGet, apiJson, apiUpload, newIdempotencyKey } from '@tyres/platform/api';
+import { isServiceType } from '@tyres/kernel';
+import { ApiError, newIdempotencyKey } from '@tyres/platform/api';
+import type { components, paths } from '@tyres/platform/api-types/booking';
+import { typedApi, type RequestBodyOf } from '@tyres/platform/typed-api';
 import { MESSAGES } from './schema';
 
-export interface TimeSlotState {
-  slot: string;
-  isAvailable: boolean;
-  blockedReason: string | null;
-}
+/** The booking service's calls, typed by its OpenAPI document (`npm run api:types`). */
+const booking = typedApi<paths>();
+type Schemas = components['schemas'];
+
+/** A slot of a date with its availability (GET /api/time-slots). */
+export type TimeSlotState = Schemas['PublicSlot'];
 
 export const timeSlotsKey = (date: string) => ['public', 'time-slots', date] as const;
 export const TIME_SLOTS_ROOT = ['public', 'time-slots'] as const;
 
 export function fetchTimeSlots(date: string): Promise<TimeSlotState[]> {
-  return apiGet<TimeSlotState[]>('/api/time-slots', { query: { date } });
+  return booking.get('/api/time-slots', { query: { date } });
 }
 
 export function useTimeSlots(date: string) {
@@ -36,18 +40,19 @@ export function recheckTimeSlots(queryClient: QueryClient, date: string): Promis
 
 // ------------------------------------------------------------------------------------------------- pricing
 
+/** A size's price (200), or what its 404 says: no price, call for a quote. */
 export type TyrePrice =
-  | { price: string | number; callbackRequired?: false }
-  | { error: string; message: string; callbackRequired: true; price?: undefined };
+  | (Schemas['TyrePrice'] & { callbackRequired?: false })
+  | (Schemas['CustomQuoteNeeded'] & { price?: undefined });
 
 /** GET /api/tyre-pricing/{size}: a price, or on 404 the error object; any other failure is "API Error". */
 export async function fetchTyrePrice(size: string): Promise<TyrePrice> {
   try {
-    return await apiGet<TyrePrice>(`/api/tyre-pricing/${encodeURIComponent(size)}`);
+    return await booking.get('/api/tyre-pricing/{tyreSize}', { params: { tyreSize: size } });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       try {
-        const body = JSON.parse(error.body) as { error?: string; message?: string };
+        const body = JSON.parse(error.body) as Partial<Schemas['CustomQuoteNeeded']>;
         return {
           error: body.error ?? MESSAGES.customQuoteNeeded,
           message: body.message ?? MESSAGES.callForQuote,
@@ -69,15 +74,8 @@ export function useTyrePrice(size: string | null) {
   });
 }
 
-export interface PriceQuote {
-  items: { description: string; price: string | number }[];
-  subtotal: string | number;
-  discount: string | number;
-  gst: string | number;
-  total: string | number;
-  callbackRequired: boolean;
-  message?: string;
-}
+/** POST /api/pricing/quote: the server's price (spec section 8). */
+export type PriceQuote = Schemas['PriceQuote'];
 
 export interface QuoteInput {
   serviceType: string;
@@ -89,21 +87,26 @@ export interface QuoteInput {
 /** A pricing failure is a price of 0 with the call-for-a-quote message (spec section 8). */
 export const FAILED_QUOTE: PriceQuote = {
   items: [],
-  subtotal: 0,
-  discount: 0,
-  gst: 0,
-  total: 0,
+  subtotal: '0.00',
+  discount: '0.00',
+  gst: '0.00',
+  total: '0.00',
   callbackRequired: true,
   message: MESSAGES.callForQuote,
 };
 
 export async function fetchQuote(input: QuoteInput): Promise<PriceQuote> {
+  // Only a known service can be priced (booking refuses anything else with a 400: the same answer).
+  const { serviceType } = input;
+  if (!isServiceType(serviceType)) return FAILED_QUOTE;
   try {
-    return await apiJson<PriceQuote>('POST', '/api/pricing/quote', {
-      serviceType: input.serviceType,
-      tyreSize: input.tyreSize,
-      quantity: input.quantity,
-      prepaid: input.prepaid,
+    return await booking.post('/api/pricing/quote', {
+      body: {
+        serviceType,
+        tyreSize: input.tyreSize,
+        quantity: input.quantity,
+        prepaid: input.prepaid,
+      },
     });
   } catch {
     return FAILED_QUOTE;
@@ -133,71 +136,38 @@ export function quoteFor(queryClient: QueryClient, input: QuoteInput): Promise<P
 
 // ------------------------------------------------------------------------------------------------ bookings
 
-export interface BookingPayload {
-  customer: { name: string; email: string; phone: string };
-  vehicle: { make: string; model: string; year: number; registration: string };
-  job: {
-    serviceType: string;
-    scheduledDate: string;
-    timeSlot: string;
-    address: string;
-    suburb: string;
-    postcode: string;
-    tyreSize: string | null;
-    tyreQuantity: number | null;
-    notes: string | null;
-    paymentMethod: 'onsite' | 'prepaid';
-    customerValue?: string;
-    status?: 'new';
-  };
-}
-
-export interface QuoteAnswer {
-  bookingToken: string;
-  amount: string;
-  currency: string;
-  scheduledDate: string;
-  timeSlot?: string;
-  expiresAt?: string;
-  jobId?: string;
-  jobNumber?: string;
-}
-
-export interface BookingAnswer {
-  jobId: string;
-  jobNumber: string;
-}
+/** POST /api/bookings and POST /api/bookings/quote: the customer booking form, as booking documents it. */
+export type BookingPayload = RequestBodyOf<paths, '/api/bookings', 'post'>;
+/** A prepaid booking's quote: the token checkout pays with. */
+export type QuoteAnswer = Schemas['PrepaidQuote'];
+/** An on-site booking, made. */
+export type BookingAnswer = Schemas['BookingConfirmation'];
 
 export function createQuote(payload: BookingPayload, idempotencyKey: string): Promise<QuoteAnswer> {
-  return apiJson<QuoteAnswer>('POST', '/api/bookings/quote', payload, { idempotencyKey });
+  return booking.post('/api/bookings/quote', { body: payload, idempotencyKey });
 }
 
 export function createBooking(payload: BookingPayload, idempotencyKey: string): Promise<BookingAnswer> {
-  return apiJson<BookingAnswer>('POST', '/api/bookings', payload, { idempotencyKey });
+  return booking.post('/api/bookings', { body: payload, idempotencyKey });
 }
 
-export function uploadPhotos(jobId: string, files: readonly File[]): Promise<unknown> {
+export function uploadPhotos(jobId: string, files: readonly File[]) {
   const form = new FormData();
   form.append('type', 'tyre-condition');
   for (const file of files) form.append('photos', file, file.name);
-  return apiUpload(`/api/bookings/${encodeURIComponent(jobId)}/photos`, form);
+  return booking.upload('/api/bookings/{jobId}/photos', form, { params: { jobId } });
 }
 
 // ----------------------------------------------------------------------------------------------- addresses
 
-export interface AddressSuggestion {
-  streetAddress: string;
-  fullAddress: string;
-  suburb: string;
-  postcode: string;
-}
+export type AddressSuggestion = Schemas['AddressSuggestion'];
 
 export function fetchAddressSuggestions(
   query: string,
   sessionToken: string,
   signal?: AbortSignal,
 ): Promise<AddressSuggestion[]> {
-  return apiGet<AddressSuggestion[]>('/api/addresses/suggestions', {
+  return booking.get('/api/addresses/suggestions', {
     query: { q: query, sessionToken },
     signal,
   });

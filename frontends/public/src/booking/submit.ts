@@ -7,7 +7,14 @@
  * - prepaid: hold the slot with a quote (POST /api/bookings/quote), upload the photos, and offer the payment;
  * - onsite: create the booking (POST /api/bookings), upload the photos, and confirm.
  */
-import { isCalendarDate, isSlotPast, isTimeSlot, perthToday } from '@tyres/kernel';
+import {
+  BOOKING_MESSAGES,
+  isCalendarDate,
+  isServiceType,
+  isSlotPast,
+  isTimeSlot,
+  perthToday,
+} from '@tyres/kernel';
 import { ApiError } from '@tyres/platform/api';
 import type {
   BookingAnswer,
@@ -81,12 +88,18 @@ const slotTaken: SubmitResult = {
 
 const isConflict = (error: unknown) => error instanceof ApiError && error.status === 409;
 
-/** The wire payload of the form's values (trimmed; registration upper-cased; no tyres for other services). */
+/**
+ * The wire payload of the form's values (trimmed; registration upper-cased; no tyres for other services), as booking
+ * documents POST /api/bookings. The form has checked the service and the slot; anything else cannot be sent.
+ */
 export function bookingPayload(
   values: BookingValues,
   tyreSize: string | null,
   paymentMethod: 'onsite' | 'prepaid',
 ): BookingPayload {
+  const { serviceType, timeSlot } = values;
+  if (!isServiceType(serviceType)) throw new Error(BOOKING_MESSAGES.selectService);
+  if (!isTimeSlot(timeSlot)) throw new Error(BOOKING_MESSAGES.invalidSlot);
   return {
     customer: {
       name: values.customerName.trim(),
@@ -100,14 +113,15 @@ export function bookingPayload(
       registration: values.registration.trim().toUpperCase(),
     },
     job: {
-      serviceType: values.serviceType,
+      serviceType,
       scheduledDate: values.date,
-      timeSlot: values.timeSlot,
+      timeSlot,
       address: values.address.trim(),
       suburb: values.suburb.trim(),
       postcode: values.postcode.trim(),
       tyreSize,
-      tyreQuantity: usesTyreDetails(values.serviceType) ? values.quantity : null,
+      // Left out for services without tyres (booking reads a missing quantity as none).
+      ...(usesTyreDetails(serviceType) ? { tyreQuantity: values.quantity } : {}),
       notes: values.notes.trim() || null,
       paymentMethod,
     },
@@ -189,21 +203,13 @@ export async function submitBooking(input: SubmitInput, calls: SubmitCalls): Pro
         currency: answer.currency,
         expiresAt: answer.expiresAt,
         values,
-        // A quote made without a job id (an older booking service) has nowhere to put the photos.
-        photosFailed: answer.jobId ? await photosFailed(calls, answer.jobId, photos) : false,
+        photosFailed: await photosFailed(calls, answer.jobId, photos),
       },
     };
   }
 
-  const onsitePayload: BookingPayload = {
-    ...payload,
-    job: {
-      ...payload.job,
-      paymentMethod: 'onsite',
-      status: 'new',
-      ...(onsiteTotal !== null ? { customerValue: String(onsiteTotal) } : {}),
-    },
-  };
+  // Booking prices the job itself (the same quote): the total shown is not sent.
+  const onsitePayload: BookingPayload = { ...payload, job: { ...payload.job, paymentMethod: 'onsite' } };
   let answer: BookingAnswer;
   try {
     answer = await calls.createBooking(onsitePayload, calls.keyFor(onsitePayload));

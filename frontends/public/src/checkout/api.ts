@@ -1,40 +1,26 @@
-import { apiGet, apiJson } from '@tyres/platform/api';
+import type { paths as BillingPaths, components as Billing } from '@tyres/platform/api-types/billing';
+import type { paths as BookingPaths, components as Booking } from '@tyres/platform/api-types/booking';
+import { typedApi } from '@tyres/platform/typed-api';
+
+/** Checkout's calls, typed by the booking and billing services' OpenAPI documents (`npm run api:types`). */
+const booking = typedApi<BookingPaths>();
+const billing = typedApi<BillingPaths>();
 
 /** GET /api/booking-token/{token}: "booking by token" (spec section 3). */
-export interface BookingByToken {
-  amount: string;
-  currency?: string;
-  status?: string;
-  paymentStatus?: string;
-  serviceType: string;
-  customer: { name: string; email: string; phone: string };
-  job: { scheduledDate: string; timeSlot: string; address: string; suburb: string; postcode: string };
-  vehicle: { make: string; model: string; year: number | string; registration: string };
-}
+export type BookingByToken = Booking['schemas']['BookingByToken'];
 
 /** POST /api/create-payment-intent-token: the payment intent response (spec section 3). */
-export interface PaymentIntentAnswer {
-  clientSecret: string;
-  originalAmount: string;
-  surchargeAmount: string;
-  totalAmount: string;
-  message: string;
-  /** Billing's own addition: true when no Stripe keys are configured (the labelled test mode). */
-  testMode?: boolean;
-  mode?: 'live' | 'test';
-}
+export type PaymentIntentAnswer = Billing['schemas']['PaymentIntent'];
 
 export const fetchBooking = (token: string) =>
-  apiGet<BookingByToken>(`/api/booking-token/${encodeURIComponent(token)}`);
+  booking.get('/api/booking-token/{token}', { params: { token } });
 
 export const createPaymentIntent = (bookingToken: string) =>
-  apiJson<PaymentIntentAnswer>('POST', '/api/create-payment-intent-token', { bookingToken });
+  billing.post('/api/create-payment-intent-token', { body: { bookingToken } });
 
+/** The labelled test mode's card form; a declined card answers 402 (thrown as ApiError with billing's message). */
 export const confirmTestPayment = (clientSecret: string, cardNumber: string) =>
-  apiJson<{ status: string; message?: string }>('POST', '/api/payments/test-mode/confirm', {
-    clientSecret,
-    cardNumber,
-  });
+  billing.post('/api/payments/test-mode/confirm', { body: { clientSecret, cardNumber } });
 
 export const successUrl = (token: string) => `/?payment=success&booking=${encodeURIComponent(token)}`;
 

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
-import { ApiError, apiGet } from '@tyres/platform/api';
+import { ApiError } from '@tyres/platform/api';
+import type { components, paths } from '@tyres/platform/api-types/booking';
+import { typedApi } from '@tyres/platform/typed-api';
 import { BookButton } from '../components/booking-context';
 import { PhoneIcon } from '../components/icons';
 import {
@@ -18,10 +20,8 @@ import { suburbMeta, suburbNotFoundMeta, type SuburbPageData } from '../site/met
 import { findLandingSuburb, slugName } from '../site/suburbs';
 
 /** GET /api/suburbs/mobile-tyres-{suburb} (spec section 7): any served suburb beyond the 42 prerendered ones. */
-interface SuburbApiPage extends SuburbPageData {
-  slug?: string;
-  responseTime?: string;
-}
+type SuburbApiPage = components['schemas']['SuburbPage'];
+const booking = typedApi<paths>();
 
 function defaultCopy(suburb: string, postcode: string, region: string): string {
   return (
@@ -175,7 +175,8 @@ export function SuburbPage({ name }: { name: string }) {
   const slug = slugName(name);
   const remote = useQuery({
     queryKey: ['public', 'suburb', slug],
-    queryFn: () => apiGet<SuburbApiPage>(`/api/suburbs/mobile-tyres-${encodeURIComponent(slug)}`),
+    queryFn: (): Promise<SuburbApiPage> =>
+      booking.get('/api/suburbs/{slug}', { params: { slug: `mobile-tyres-${slug}` } }),
     enabled: !known && slug !== '',
   });
 
