@@ -15,8 +15,10 @@ export {
   withQuery,
 } from './api';
 export type { HttpMethod, Page, QueryParams, QueryValue, RequestOptions, UnauthorizedBehavior } from './api';
-export { fillPath, typedApi } from './typed-api';
+export { answerOf, fillPath, typedApi } from './typed-api';
 export type {
+  AnswerFixture,
+  BodyAt,
   CallInit,
   ErrorBody,
   ItemOf,
@@ -28,6 +30,7 @@ export type {
   QueryOf,
   RequestBodyOf,
   ResponseOf,
+  StatusOf,
   SuccessBody,
   TypedApi,
 } from './typed-api';
