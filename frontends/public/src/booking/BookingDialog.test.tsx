@@ -2,6 +2,13 @@ import '../testing/polyfills';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { formatMoney, gstInInclusive } from '@tyres/kernel';
+import {
+  addressSuggestions,
+  bookingConfirmation,
+  prepaidQuote,
+  priceQuote,
+  tyrePrice,
+} from '../testing/fixtures';
 import { renderWithSite, stubFetch, type StubAnswer, type StubCall } from '../testing/render';
 import BookingDialog from './BookingDialog';
 
@@ -24,19 +31,19 @@ function quoteAnswer(call: StubCall) {
   };
   if (body.serviceType === 'battery-service') {
     return {
-      json: {
+      json: priceQuote({
         items: [{ description: 'Battery Service (Quote on site)', price: '0.00' }],
         subtotal: '0.00',
         discount: '0.00',
         gst: '0.00',
         total: '0.00',
         callbackRequired: false,
-      },
+      }),
     };
   }
   if (body.serviceType === 'new-tyres' && !body.tyreSize) {
     return {
-      json: {
+      json: priceQuote({
         items: [],
         subtotal: '0.00',
         discount: '0.00',
@@ -44,7 +51,7 @@ function quoteAnswer(call: StubCall) {
         total: '0.00',
         callbackRequired: true,
         message: 'Please call for a quote on this tyre size',
-      },
+      }),
     };
   }
   // The booking service's rules, in cents: prices include GST, whose share is total ÷ 11 (issue 12).
@@ -52,45 +59,34 @@ function quoteAnswer(call: StubCall) {
   const discount = body.prepaid ? 3000n : 0n;
   const total = sub - discount;
   return {
-    json: {
+    json: priceQuote({
       items: [{ description: 'Service', price: formatMoney(sub) }],
       subtotal: formatMoney(sub),
       discount: formatMoney(discount),
       gst: formatMoney(gstInInclusive(total)),
       total: formatMoney(total),
       callbackRequired: false,
-    },
+    }),
   };
 }
 
 function api(overrides: Record<string, StubAnswer> = {}) {
   return stubFetch({
     'GET /api/time-slots': { json: SLOTS },
-    'GET /api/tyre-pricing/*': { json: { price: '159.00' } },
+    'GET /api/tyre-pricing/*': { json: tyrePrice({ price: '159.00' }) },
     'POST /api/pricing/quote': quoteAnswer,
-    'GET /api/addresses/suggestions': {
-      json: [
-        {
-          streetAddress: '12 Smith Street',
-          fullAddress: '12 Smith Street, Rockingham WA 6168',
-          suburb: 'Rockingham',
-          postcode: '6168',
-        },
-      ],
-    },
+    'GET /api/addresses/suggestions': { json: addressSuggestions() },
     'POST /api/bookings': {
       status: 201,
-      json: { jobId: 'a1b2c3d4-0000-4000-8000-000000000001', jobNumber: 'JOB-000123' },
+      json: bookingConfirmation({ jobId: 'a1b2c3d4-0000-4000-8000-000000000001', jobNumber: 'JOB-000123' }),
     },
     'POST /api/bookings/quote': {
       status: 201,
-      json: {
+      json: prepaidQuote({
         bookingToken: 'tok_abc123',
         amount: '258.80',
-        currency: 'AUD',
-        scheduledDate: '2026-11-24',
         jobId: 'a1b2c3d4-0000-4000-8000-000000000002',
-      },
+      }),
     },
     'POST /api/bookings/*': { status: 201, json: { photos: [] } },
     ...overrides,

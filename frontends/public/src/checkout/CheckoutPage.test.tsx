@@ -2,34 +2,21 @@ import '../testing/polyfills';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
+import { bookingByToken, paymentIntent, testPaymentConfirmed } from '../testing/fixtures';
 import { renderWithSite, stubFetch, type StubAnswer } from '../testing/render';
 import CheckoutPage from './CheckoutPage';
 
-const BOOKING = {
+const BOOKING = bookingByToken({
   amount: '258.80',
-  currency: 'AUD',
-  status: 'quoted',
-  paymentStatus: 'pending',
-  serviceType: 'new-tyres',
   customer: { name: 'Sam Driver', email: 'sam@example.com', phone: '0412 345 678' },
-  job: {
-    scheduledDate: '2026-11-24',
-    timeSlot: '12-2 PM',
-    address: '12 Smith Street',
-    suburb: 'Rockingham',
-    postcode: '6168',
-  },
-  vehicle: { make: 'Toyota', model: 'Corolla', year: 2018, registration: '1ABC234' },
-};
-
-const INTENT = {
+});
+const INTENT = paymentIntent({
   clientSecret: 'pi_test_1_secret_abc',
   originalAmount: '258.80',
   surchargeAmount: '4.40',
   totalAmount: '263.20',
   message: 'TEST MODE - no real payment will be taken.',
-  testMode: true,
-};
+});
 
 function renderCheckout(routes: Record<string, StubAnswer>) {
   const api = stubFetch({
@@ -77,7 +64,7 @@ describe('checkout (/checkout/{bookingToken})', () => {
 
   test('a test card goes through the server path and returns to /?payment=success&booking={token}', async () => {
     const { calls } = renderCheckout({
-      'POST /api/payments/test-mode/confirm': { json: { status: 'succeeded', testMode: true } },
+      'POST /api/payments/test-mode/confirm': { json: testPaymentConfirmed() },
     });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Card number'), '4242424242424242');

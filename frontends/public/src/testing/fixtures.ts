@@ -24,6 +24,11 @@ export function timeSlots(): BookingSchemas['PublicSlot'][] {
   ];
 }
 
+/** GET /api/tyre-pricing/{size}: one tyre's retail price. */
+export function tyrePrice(overrides: Partial<BookingSchemas['TyrePrice']> = {}): BookingSchemas['TyrePrice'] {
+  return { price: '159.00', size: '205/55R16', brand: 'Bridgestone', model: 'Turanza T005', ...overrides };
+}
+
 /** POST /api/pricing/quote for a puncture repair on site, with overrides. */
 export function priceQuote(
   overrides: Partial<BookingSchemas['PriceQuote']> = {},
@@ -145,6 +150,7 @@ const billing = answerOf<BillingPaths>('billing');
 /** Each builder's default, with the operation it answers in the tests. */
 export const PUBLIC_FIXTURES: readonly AnswerFixture[] = [
   booking('get', '/api/time-slots', 200, timeSlots()),
+  booking('get', '/api/tyre-pricing/{tyreSize}', 200, tyrePrice()),
   booking('post', '/api/pricing/quote', 200, priceQuote()),
   booking('post', '/api/pricing/quote', 200, {
     ...priceQuote({ items: [], subtotal: '0.00', gst: '0.00', total: '0.00', callbackRequired: true }),
