@@ -254,14 +254,18 @@ test('one public booking is one trace: gateway, booking, outbox, jobs and notify
   expect(notifyConsumer.parentSpanId).toBe(publish.spanId);
 
   // The confirmation email is a BullMQ job: added under the consumer's span, processed in a span continuing it.
-  const jobAdded = await until('email job producer span', () =>
-    find('notify', (s) => s.kind === 'producer' && s.scope === 'notify-queues'),
+  // (Spans arrive in the exporters' batches, in any order: each is awaited together with its link to the parent.)
+  const jobAdded = await until('email job producer span under the consumer', () =>
+    find(
+      'notify',
+      (s) => s.kind === 'producer' && s.scope === 'notify-queues' && descends(s, notifyConsumer),
+    ),
   );
-  expect(descends(jobAdded, notifyConsumer)).toBe(true);
-  const jobProcessed = await until('email job worker span', () =>
-    find('notify', (s) => s.kind === 'consumer' && s.scope === 'notify-queues'),
+  expect(jobAdded.name).toMatch(/^add email\./);
+  const jobProcessed = await until('email job worker span continuing it', () =>
+    find('notify', (s) => s.kind === 'consumer' && s.scope === 'notify-queues' && descends(s, jobAdded)),
   );
-  expect(descends(jobProcessed, jobAdded)).toBe(true);
+  expect(jobProcessed.name).toBe('process email');
 
   // The live feed's span and the push to the connected dashboard.
   const live = await until('live feed span', () =>
