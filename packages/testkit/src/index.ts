@@ -30,3 +30,13 @@ export { waitFor, waitForExpect, sleep, type WaitForOptions } from './wait';
 export { startTcpProxy, type TcpProxy } from './proxy';
 export { migratedServiceDatabase, migrationsFingerprint } from './service-database';
 export { identityKeyPair } from './identity';
+export {
+  startStripeFake,
+  parseStripeForm,
+  type StripeFake,
+  type FakeEvent,
+  type FakeRefund,
+  type FakePaymentIntent,
+  type InjectedFailure,
+  type WebhookSigner,
+} from './stripe-fake';
