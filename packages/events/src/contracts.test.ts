@@ -7,6 +7,10 @@ const catalogue = [
   'BookingPhotoAdded',
   'BookingQuoted',
   'BookingExpired',
+  // Issue 18 (manage my booking, cancellation policy).
+  'BookingRescheduled',
+  'BookingCancelled',
+  'BookingUpdated',
   'SlotBlocked',
   'SlotUnblocked',
   'JobStatusChanged',

@@ -47,8 +47,19 @@ export const configSchema = serviceEnvSchema(3001).extend({
    * Without it the customer is still emailed and the case is logged at error level.
    */
   STAFF_ALERT_EMAIL: z.email().optional(),
+  /**
+   * The public site's origin (scheme and host), for the "manage my booking" links in confirmation emails and SMS:
+   * `<PUBLIC_SITE_URL>/manage/<token>`. Falls back to SITE_URL (the shell's setting, compose's .env); locally the
+   * gateway on port 8080.
+   */
+  PUBLIC_SITE_URL: z.url().optional(),
+  SITE_URL: z.union([z.url(), z.literal('')]).optional(),
 });
 export type Config = z.output<typeof configSchema>;
+
+/** Where the manage links point (see PUBLIC_SITE_URL). */
+export const publicSiteUrl = (config: Config): string =>
+  config.PUBLIC_SITE_URL || config.SITE_URL || 'http://localhost:8080';
 
 export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config =>
   loadConfig(configSchema, env);

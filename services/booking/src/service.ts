@@ -9,12 +9,13 @@ import { GooglePlacesProvider } from './addresses/google-places';
 import { FallbackAddressProvider, OfflineAddressProvider, type AddressProvider } from './addresses/provider';
 import { BookingWindow } from './app/booking-window';
 import { BookingUseCases } from './app/bookings';
+import { ManageBooking, ManageLinks } from './app/manage';
 import { Photos } from './app/photos';
 import { Pricing } from './app/pricing';
 import { Reservations } from './app/reservations';
 import { SlotAdmin } from './app/slot-admin';
 import { SlotLists } from './app/slot-lists';
-import type { Config } from './config';
+import { publicSiteUrl, type Config } from './config';
 import { createDatabase, DB_SCHEMA, type Database, type Db, type Tx } from './db/client';
 import { PhotoChunks } from './db/photo-chunks';
 import { SlotCache } from './db/slot-cache';
@@ -96,12 +97,22 @@ export async function startBooking(
     maxOpenHoldsPerClient: config.MAX_OPEN_HOLDS_PER_CLIENT,
     staffAlertEmail: config.STAFF_ALERT_EMAIL,
     onSlotsChanged,
+    manageLinks: new ManageLinks({ siteUrl: publicSiteUrl(config) }),
   });
   const reservations = new Reservations({ sql, outbox, wake, clock, window: bookingWindow, onSlotsChanged });
   const slotLists = new SlotLists({ slotCache, clock, window: bookingWindow });
   const pricing = new Pricing({ sql });
   const slotAdmin = new SlotAdmin({ db, outbox, wake, clock, onSlotsChanged });
   const photos = new Photos({ db, outbox, wake, clock, windowMinutes: config.PHOTO_UPLOAD_WINDOW_MINUTES });
+  const manage = new ManageBooking({
+    sql,
+    outbox,
+    wake,
+    clock,
+    window: bookingWindow,
+    photos,
+    onSlotsChanged,
+  });
   const sweeper = createHoldSweeper({
     sql,
     photoChunks,
@@ -133,6 +144,7 @@ export async function startBooking(
         reservations,
         slotAdmin,
         photos,
+        manage,
         photoChunks,
         uploads: {
           maxBodyBytes: config.PHOTO_UPLOAD_MAX_BODY_BYTES,

@@ -7,6 +7,9 @@ import { BookingCreatedV1 } from './booking-created.v1';
 import { BookingPhotoAddedV1 } from './booking-photo-added.v1';
 import { BookingQuotedV1 } from './booking-quoted.v1';
 import { BookingExpiredV1 } from './booking-expired.v1';
+import { BookingRescheduledV1 } from './booking-rescheduled.v1';
+import { BookingCancelledV1 } from './booking-cancelled.v1';
+import { BookingUpdatedV1 } from './booking-updated.v1';
 import { SlotBlockedV1 } from './slot-blocked.v1';
 import { SlotUnblockedV1 } from './slot-unblocked.v1';
 import { JobStatusChangedV1 } from './job-status-changed.v1';
@@ -55,6 +58,9 @@ export * from './booking-created.v1';
 export * from './booking-photo-added.v1';
 export * from './booking-quoted.v1';
 export * from './booking-expired.v1';
+export * from './booking-rescheduled.v1';
+export * from './booking-cancelled.v1';
+export * from './booking-updated.v1';
 export * from './slot-blocked.v1';
 export * from './slot-unblocked.v1';
 export * from './job-status-changed.v1';
@@ -85,6 +91,9 @@ export const BookingCreated = BookingCreatedV1;
 export const BookingPhotoAdded = BookingPhotoAddedV1;
 export const BookingQuoted = BookingQuotedV1;
 export const BookingExpired = BookingExpiredV1;
+export const BookingRescheduled = BookingRescheduledV1;
+export const BookingCancelled = BookingCancelledV1;
+export const BookingUpdated = BookingUpdatedV1;
 export const SlotBlocked = SlotBlockedV1;
 export const SlotUnblocked = SlotUnblockedV1;
 export const JobStatusChanged = JobStatusChangedV1;
@@ -116,6 +125,9 @@ export const contractList = [
   BookingPhotoAddedV1,
   BookingQuotedV1,
   BookingExpiredV1,
+  BookingRescheduledV1,
+  BookingCancelledV1,
+  BookingUpdatedV1,
   SlotBlockedV1,
   SlotUnblockedV1,
   JobStatusChangedV1,

@@ -54,6 +54,7 @@ import {
   type BookingRow,
 } from '../events/builders';
 import type { BookingWindow } from './booking-window';
+import type { ManageLinks } from './manage';
 import { checkSlot } from './slots';
 
 export interface BookingDeps {
@@ -75,6 +76,8 @@ export interface BookingDeps {
   staffAlertEmail?: string | undefined;
   /** Called after a commit that changed a date's slots (drops this replica's cached list at once). */
   onSlotsChanged: (date: string) => void;
+  /** Issues the "manage my booking" link sent with every confirmed booking (issue 18). */
+  manageLinks: ManageLinks;
 }
 
 /** The stored answer of an earlier request with the same Idempotency-Key. */
@@ -257,7 +260,15 @@ export class BookingUseCases {
             jobNumber: row.jobNumber,
           };
         } else {
-          await outbox.enqueue(tx, bookingCreatedEvent(row, eventMeta()));
+          // BookingCreated first, then the customer's manage link (email and SMS; the token is in those only).
+          const created = bookingCreatedEvent(row, eventMeta());
+          const link = await this.deps.manageLinks.issue(
+            tx,
+            { ...row, scheduledDate: job.scheduledDate, timeSlot: job.timeSlot },
+            now,
+            () => eventMeta(),
+          );
+          await outbox.enqueue(tx, [created, ...link]);
           answer = {
             jobId: row.jobId,
             jobNumber: row.jobNumber,
@@ -347,6 +358,7 @@ export class BookingUseCases {
     if (current.status === 'confirmed' || current.status === 'conflict') return 'already';
     const paid: PaymentFacts = {
       paymentStatus: 'paid',
+      amountPaid: new Prisma.Decimal(p.amount),
       paidAt: new Date(p.succeededAt),
       paymentId: p.paymentId,
       stripePaymentIntentId: p.paymentIntentId,
@@ -387,11 +399,17 @@ export class BookingUseCases {
     }
     const confirmed = await confirmPaidBooking(tx, found.id, paid, now);
     const photos = await photosOfBooking(tx, found.id);
-    // One eventMeta per event, in publishing order: BookingCreated first, then the photos the quote already had.
-    await this.deps.outbox.enqueue(tx, [
-      bookingCreatedEvent(confirmed, eventMeta(event)),
-      ...photos.map((ph) => bookingPhotoAddedEvent(ph, eventMeta(event))),
-    ]);
+    // One eventMeta per event, in publishing order: BookingCreated first, then the photos the quote already had,
+    // then the customer's manage link (issued now: a quote never paid never gets one).
+    const created = bookingCreatedEvent(confirmed, eventMeta(event));
+    const added = photos.map((ph) => bookingPhotoAddedEvent(ph, eventMeta(event)));
+    const link = await this.deps.manageLinks.issue(
+      tx,
+      { ...confirmed, scheduledDate: date, timeSlot: slot },
+      now,
+      () => eventMeta(event),
+    );
+    await this.deps.outbox.enqueue(tx, [created, ...added, ...link]);
     return 'confirmed';
   }
 }

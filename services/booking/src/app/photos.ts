@@ -37,8 +37,11 @@ export class Photos {
     },
   ) {}
 
-  /** The booking a customer may add photos to: made in the last hour (quote or booking), with room left. */
-  async uploadTarget(jobId: string): Promise<UploadTarget> {
+  /**
+   * The booking a customer may add photos to: made in the last hour (quote or booking), with room left. With
+   * `window: false` (the manage page, whose link is the customer's proof) a confirmed booking of any age.
+   */
+  async uploadTarget(jobId: string, opts: { window?: boolean } = {}): Promise<UploadTarget> {
     const booking = await photoTargetOf(this.deps.db, jobId);
     const now = this.deps.clock().getTime();
     // A quote whose hold ran out is gone for the customer (as for its token), even before the sweeper marks it.
@@ -46,7 +49,7 @@ export class Photos {
       booking?.status === 'quoted' && booking.expiresAt !== null && booking.expiresAt.getTime() > now;
     if (!booking || (booking.status !== 'confirmed' && !liveQuote)) throw notFound('Booking not found');
     const ageMs = now - booking.createdAt.getTime();
-    if (ageMs > this.deps.windowMinutes * 60_000) throw forbidden(MSG.photoWindow);
+    if (opts.window !== false && ageMs > this.deps.windowMinutes * 60_000) throw forbidden(MSG.photoWindow);
     const max = maxPhotos(booking.tyreSize);
     return {
       bookingId: booking.id,

@@ -3,7 +3,7 @@
  * /internal/reservations/:jobId) when it reschedules, cancels or deletes a job, so slot lists are right as soon as
  * its call returns; the same operations run again, as no-ops, when its events arrive.
  */
-import type { JobRescheduledV1Data, Logger, Outbox, PgExecutor } from '@tyres/events';
+import type { JobRescheduledV1Data, Logger, Outbox, PgExecutor, TimeSlot } from '@tyres/events';
 import { conflict, notFound, withSerializationRetry } from '@tyres/service-kit';
 import type { Sql } from '../db/client';
 import {
@@ -12,7 +12,9 @@ import {
   reservationOfJob,
   type ReleaseReason,
 } from '../db/reservations';
+import { moveManageTokenExpiry } from '../db/manage';
 import { isSlotTaken } from '../db/slots';
+import { manageLinkExpiry } from '../domain/manage';
 import { MSG } from '../domain/messages';
 import type { BookingWindow } from './booking-window';
 import { claimSlot } from './slots';
@@ -61,6 +63,8 @@ export class Reservations {
             outcome === 'blocked' ? 'slot_unavailable' : 'slot_taken',
           );
         await moveReservation(tx, jobId, date, slot);
+        // The customer's manage link lives until the new slot's end + 7 days.
+        await moveManageTokenExpiry(tx, jobId, manageLinkExpiry(date, slot as TimeSlot));
         return { jobId, scheduledDate: date, timeSlot: slot };
       });
     try {
@@ -123,6 +127,7 @@ export class Reservations {
       return 'unchanged';
     }
     await moveReservation(tx, jobId, to.scheduledDate, to.timeSlot);
+    await moveManageTokenExpiry(tx, jobId, manageLinkExpiry(to.scheduledDate, to.timeSlot));
     logger.info(
       { jobId, from, to },
       'reservation moved from JobRescheduled (the internal call had not done it)',

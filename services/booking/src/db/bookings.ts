@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { dateFromDb } from '@tyres/kernel';
 import type { Quote } from '../domain/pricing';
 import type { BookingRow } from '../events/builders';
-import type { Db, Sql, Tx } from './client';
+import type { Db, Prisma, Sql, Tx } from './client';
 import type { Booking } from './generated/client';
 import { PHOTO_COLUMNS } from './photo-columns';
 
@@ -53,6 +53,8 @@ export async function bookingById(tx: Tx, id: string): Promise<Booking> {
 
 export interface PaymentFacts {
   paymentStatus: 'paid';
+  /** What the card was charged (PaymentSucceeded.amount). */
+  amountPaid: Prisma.Decimal;
   paidAt: Date;
   paymentId: string;
   stripePaymentIntentId: string | null | undefined;

@@ -3,8 +3,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  BookingCancelled,
   BookingCreated,
   BookingExpired,
+  BookingRescheduled,
+  BookingUpdated,
   BookingPhotoAdded,
   BookingQuoted,
   causedBy,
@@ -12,16 +15,19 @@ import {
   EmailRequested,
   SlotBlocked,
   SlotUnblocked,
+  SmsRequested,
   toMoney,
   uuidv7,
   type EventEnvelope,
+  type BookingCancelledV1Data,
+  type BookingUpdatedV1Data,
   type EventMeta,
   type PaymentMethod,
   type PaymentStatus,
   type ServiceType,
   type TimeSlot,
 } from '@tyres/events';
-import { dateFromDb, formatAud, toCents } from '@tyres/kernel';
+import { dateFromDb, formatAud, serviceLabel, toCents, weekdayName } from '@tyres/kernel';
 import { currentCorrelationId } from '@tyres/service-kit';
 import type { PhotoMimeType } from '../domain/constants';
 
@@ -284,4 +290,105 @@ export function paymentConflictEmails(
       ),
     );
   return events;
+}
+
+// --------------------------------------------------------------------------------------- manage my booking (issue 18)
+
+/**
+ * The "manage my booking" link, to the customer only: an email and, to a mobile number, an SMS. The token is in
+ * these two messages and nowhere else (not in BookingCreated, which every service receives). Sent with the booking's
+ * confirmation (the same transaction as BookingCreated); notify delivers them like any other request.
+ */
+export function manageLinkMessages(
+  b: {
+    jobId: string;
+    jobNumber: string;
+    customerName: string;
+    customerEmail: string;
+    serviceType: string;
+    scheduledDate: string;
+    timeSlot: string;
+  },
+  link: { url: string; expiresAt: Date; smsTo: string | undefined; at: Date },
+  meta: () => EventMeta,
+) {
+  const when = `${weekdayName(b.scheduledDate)} ${b.scheduledDate}, ${b.timeSlot}`;
+  const requestedAt = link.at.toISOString();
+  const events: EventEnvelope[] = [
+    createEvent(
+      EmailRequested,
+      {
+        requestId: randomUUID(),
+        to: b.customerEmail,
+        subject: `Manage your booking ${b.jobNumber}`,
+        text: [
+          `Hi ${b.customerName},`,
+          '',
+          `Your booking ${b.jobNumber} (${serviceLabel(b.serviceType)}) is on ${when}.`,
+          '',
+          'To see your booking, move it to another time, cancel it, correct your phone number, notes or vehicle',
+          'details, or add photos of your tyres, use this private link:',
+          '',
+          link.url,
+          '',
+          'Cancellation policy: 24 hours or more before your booking, full refund; 12 to 24 hours before, 50%;',
+          'less than 12 hours before, no refund. The page shows what applies before you confirm.',
+          '',
+          'Keep this link to yourself: anyone who has it can change your booking.',
+        ].join('\n'),
+        purpose: 'booking-manage-link',
+        jobId: b.jobId,
+        requestedAt,
+      },
+      meta(),
+    ),
+  ];
+  if (link.smsTo)
+    events.push(
+      createEvent(
+        SmsRequested,
+        {
+          requestId: randomUUID(),
+          to: link.smsTo,
+          body: `Booking ${b.jobNumber} confirmed for ${when}. View, reschedule or cancel: ${link.url}`,
+          purpose: 'booking-manage-link',
+          jobId: b.jobId,
+          requestedAt,
+        },
+        meta(),
+      ),
+    );
+  return events;
+}
+
+export function bookingRescheduledEvent(
+  data: {
+    jobId: string;
+    jobNumber: string;
+    from: { scheduledDate: string; timeSlot: string };
+    to: { scheduledDate: string; timeSlot: string };
+    at: Date;
+  },
+  meta: EventMeta,
+) {
+  return createEvent(
+    BookingRescheduled,
+    {
+      jobId: data.jobId,
+      jobNumber: data.jobNumber,
+      from: { scheduledDate: data.from.scheduledDate, timeSlot: data.from.timeSlot as TimeSlot },
+      to: { scheduledDate: data.to.scheduledDate, timeSlot: data.to.timeSlot as TimeSlot },
+      rescheduledBy: 'customer',
+      rescheduledAt: data.at.toISOString(),
+    },
+    meta,
+  );
+}
+
+export function bookingCancelledEvent(data: BookingCancelledV1Data, meta: EventMeta) {
+  return createEvent(BookingCancelled, data, meta);
+}
+
+export function bookingUpdatedEvent(data: BookingUpdatedV1Data, meta: EventMeta) {
+  return createEvent(BookingUpdated, data, meta);
 }

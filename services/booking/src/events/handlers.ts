@@ -20,6 +20,7 @@ import type { BookingUseCases } from '../app/bookings';
 import type { Photos } from '../app/photos';
 import type { Reservations } from '../app/reservations';
 import type { Tx } from '../db/client';
+import { recordJobStatus } from '../db/manage';
 
 export interface HandlerDeps {
   /** The booking schema's inbox. */
@@ -66,11 +67,15 @@ export function bookingHandlers(deps: HandlerDeps) {
     },
   );
 
-  /** JobStatusChanged to cancelled: free the slot if the synchronous DELETE did not already. */
+  /**
+   * JobStatusChanged: the job's progress (what the customer's manage page still allows), and, to cancelled, free
+   * the slot if the synchronous DELETE did not already.
+   */
   const onJobStatusChanged = inbox.handler<EventOf<typeof JobStatusChangedV1>>(
     'booking.releaseOnJobCancelled',
     async (tx, event, ctx) => {
       const { jobId, from, to, changedAt } = event.data;
+      await recordJobStatus(tx, jobId, to);
       if (to !== 'cancelled' || from === 'cancelled') return;
       if (await reservations.releaseOnEvent(tx, jobId, 'cancelled', new Date(changedAt)))
         ctx.logger.info({ jobId }, 'slot freed from JobStatusChanged(cancelled)');

@@ -34,6 +34,7 @@ import {
   SuburbRegionsSchema,
   TyrePriceSchema,
 } from './responses';
+import { managePaths } from './manage-openapi';
 import { blockSlotSchema, moveReservationSchema } from './schemas';
 
 const ADMIN_ERRORS = { 401: STAFF_ERRORS[401], 403: 'Only an admin can do that' } as const;
@@ -408,6 +409,7 @@ export const bookingPaths: RoutePaths = {
       },
     },
   },
+  ...managePaths, // "manage my booking" (issue 18): manage-openapi.ts
 };
 
 export const bookingOpenApi = (): OpenApiDocument =>

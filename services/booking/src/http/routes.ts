@@ -33,6 +33,7 @@ import {
 import type { AddressProvider } from '../addresses/provider';
 import type { BookingUseCases } from '../app/bookings';
 import { photoCountError } from '../app/errors';
+import type { ManageBooking } from '../app/manage';
 import type { Photos } from '../app/photos';
 import type { Reservations } from '../app/reservations';
 import type { Pricing } from '../app/pricing';
@@ -59,6 +60,7 @@ import { MSG } from '../domain/messages';
 import { quoteBody } from '../domain/pricing';
 import { requestedSlugName } from '../domain/suburbs';
 import { looksLikeToken } from '../domain/tokens';
+import { manageRoutes } from './manage';
 import { finishBody, receivePhotoUpload, type UploadGuard } from './multipart';
 import { bookingOpenApi, bookingPaths } from './openapi';
 import { photoView, send, tokenView } from './responses';
@@ -72,6 +74,7 @@ export interface RouteDeps {
   reservations: Reservations;
   slotAdmin: SlotAdmin;
   photos: Photos;
+  manage: ManageBooking;
   /** Photo bytes, streamed in and out in chunks. */
   photoChunks: PhotoChunks;
   /** Caps on an upload request's body (config PHOTO_UPLOAD_*). */
@@ -263,6 +266,8 @@ export function bookingRoutes(deps: RouteDeps) {
         });
       res.json(tokenView(b));
     });
+
+    manageRoutes(deps)(app); // "manage my booking" (public, by the link's token): manage.ts
 
     // ---------------------------------------------------------------- suburbs & addresses (public)
     app.get('/api/suburbs', async (_req, res) => {

@@ -1,0 +1,187 @@
+/**
+ * The "manage my booking" routes (manage.ts) in booking's OpenAPI document: merged into bookingPaths (openapi.ts),
+ * so the contract check of the integration suites covers them like every other route.
+ */
+import { BOOKING_MESSAGES, vehicleYearMessage } from '@tyres/kernel';
+import { errors, json, jsonBody, type RoutePaths } from '@tyres/service-kit';
+import { z } from 'zod';
+import { MANAGE_MSG } from '../domain/manage';
+import { MSG } from '../domain/messages';
+import { manageCancelSchema, manageRescheduleSchema, manageUpdateSchema } from './manage-schemas';
+import { JobPhotoSchema } from './responses';
+
+const money = z.string().regex(/^-?\d+\.\d{2}$/);
+const band = z.enum(['full_refund', 'half_refund', 'no_refund']);
+
+/** What app/manage.ts manageView answers. */
+export const ManagedBookingSchema = z
+  .object({
+    reference: z.string().meta({ description: 'The job number, e.g. JOB-000123.' }),
+    status: z.enum(['confirmed', 'cancelled', 'in-progress', 'completed']),
+    customerName: z.string(),
+    serviceType: z.string(),
+    scheduledDate: z.string().meta({ description: 'YYYY-MM-DD (Perth)' }),
+    timeSlot: z.string(),
+    slotStartsAt: z.string().meta({ description: 'The slot start as an instant (ISO 8601).' }),
+    address: z.object({ street: z.string(), suburb: z.string(), postcode: z.string() }),
+    vehicle: z.object({
+      make: z.string(),
+      model: z.string(),
+      year: z.number().int(),
+      color: z.string().nullable(),
+      registration: z.string(),
+    }),
+    phone: z.string(),
+    notes: z.string().nullable(),
+    tyreSize: z.string().nullable(),
+    tyreQuantity: z.number().int().nullable(),
+    price: money.meta({ description: 'The booking price, GST inclusive.' }),
+    paymentMethod: z.string(),
+    paymentStatus: z.string(),
+    amountPaid: money.nullable().meta({ description: 'What the card was charged, when paid online.' }),
+    photoCount: z.number().int(),
+    can: z.object({ reschedule: z.boolean(), cancel: z.boolean(), change: z.boolean() }),
+    cancellation: z
+      .object({
+        band,
+        description: z.string(),
+        hoursBefore: z.number().int(),
+        refundPercent: z.number().int(),
+        refund: money,
+        fee: money,
+      })
+      .nullable()
+      .meta({
+        description: 'The cancellation policy applied at this moment; null when it cannot be cancelled.',
+      }),
+    cancelled: z
+      .object({
+        cancelledAt: z.string(),
+        cancelledBy: z.string().nullable(),
+        reason: z.string().nullable(),
+        band: z.string().nullable(),
+        refundPercent: z.number().int().nullable(),
+        refund: money.nullable(),
+        fee: money.nullable(),
+        feeWaived: z.boolean().nullable(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'ManagedBooking' });
+
+const tokenParam = z.object({
+  token: z.string().meta({ description: 'The token from the manage link (43 characters, base64url).' }),
+});
+const TAGS = ['Manage my booking'];
+const NOT_FOUND = { 404: MANAGE_MSG.linkNotFound } as const;
+
+export const managePaths: RoutePaths = {
+  '/api/manage/{token}': {
+    get: {
+      summary: 'The booking a manage link opens, with the cancellation terms that apply now',
+      tags: TAGS,
+      requestParams: { path: tokenParam },
+      responses: { '200': json('The booking', ManagedBookingSchema), ...errors(NOT_FOUND) },
+    },
+    patch: {
+      summary: "Correct the customer's phone, notes or vehicle (the booking form's rules)",
+      tags: TAGS,
+      requestParams: { path: tokenParam },
+      requestBody: jsonBody(manageUpdateSchema),
+      responses: {
+        '200': json('The booking as changed', ManagedBookingSchema),
+        ...errors({
+          400: [
+            BOOKING_MESSAGES.phone,
+            BOOKING_MESSAGES.notesTooLong,
+            BOOKING_MESSAGES.make,
+            vehicleYearMessage(2027),
+            MANAGE_MSG.nothingToChange,
+          ],
+          ...NOT_FOUND,
+          409: [MANAGE_MSG.cancelled, MANAGE_MSG.finished],
+        }),
+      },
+    },
+  },
+  '/api/manage/{token}/reschedule': {
+    post: {
+      summary: 'Move the booking to another free slot (the old one is freed in the same transaction)',
+      tags: TAGS,
+      requestParams: { path: tokenParam },
+      requestBody: jsonBody(manageRescheduleSchema),
+      responses: {
+        '200': json('The booking at its new time', ManagedBookingSchema),
+        ...errors({
+          400: [
+            MSG.invalidDateOrSlot,
+            BOOKING_MESSAGES.selectDate,
+            BOOKING_MESSAGES.invalidSlot,
+            'Bookings open N days ahead. Please choose a date on or before D Month YYYY.',
+          ],
+          ...NOT_FOUND,
+          409: [
+            MSG.slotJustBooked,
+            MSG.slotNoLongerAvailable,
+            MANAGE_MSG.cancelled,
+            MANAGE_MSG.started,
+            MANAGE_MSG.finished,
+          ],
+        }),
+      },
+    },
+  },
+  '/api/manage/{token}/cancel': {
+    post: {
+      summary: 'Cancel the booking under the cancellation policy (the slot is freed at once)',
+      tags: TAGS,
+      requestParams: { path: tokenParam },
+      requestBody: { ...jsonBody(manageCancelSchema), required: false },
+      responses: {
+        '200': json('The cancelled booking with the terms applied', ManagedBookingSchema),
+        ...errors({
+          400: 'The reason is too long (500 characters at most)',
+          ...NOT_FOUND,
+          409: [MANAGE_MSG.cancelled, MANAGE_MSG.cannotCancel],
+        }),
+      },
+    },
+  },
+  '/api/manage/{token}/photos': {
+    post: {
+      summary: 'Add tyre photos to the booking',
+      tags: TAGS,
+      requestParams: { path: tokenParam },
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: z.object({
+              photos: z
+                .array(z.string().meta({ format: 'binary' }))
+                .meta({ description: 'JPEG, PNG or WebP, 5 MB each.' }),
+              type: z.enum(['tyre-condition']).optional(),
+            }),
+          },
+        },
+      },
+      responses: {
+        '201': json('The stored photos', z.object({ photos: z.array(JobPhotoSchema) })),
+        ...errors({
+          400: [
+            MSG.photoType,
+            MSG.photoSize,
+            MSG.photoCount(5),
+            MSG.photoNone,
+            MSG.photoKind,
+            'Upload the photos as multipart/form-data in the "photos" field.',
+            'The upload was malformed or interrupted. Please try again.',
+            'The upload was interrupted. Please try again.',
+          ],
+          ...NOT_FOUND,
+          409: [MANAGE_MSG.cancelled, MANAGE_MSG.finished],
+        }),
+      },
+    },
+  },
+};
