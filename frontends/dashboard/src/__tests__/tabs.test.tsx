@@ -6,26 +6,50 @@ import { TimeSlotsTab } from '../tabs/TimeSlotsTab';
 import { ReportsTab } from '../reports/ReportsTab';
 import { ScheduleTab } from '../tabs/ScheduleTab';
 import { NotificationCenter } from '../notifications/NotificationCenter';
-import { FakeSocket, job, renderWithApp, setViewport, stubFetch, TECH } from '../testing/render';
+import type { CustomerInvoiceSummary } from '../api/types';
+import {
+  adminSlot,
+  expense,
+  FakeSocket,
+  invoiceSummary,
+  job,
+  renderWithApp,
+  setViewport,
+  stubFetch,
+  TECH,
+  technician,
+} from '../testing/render';
 
 afterEach(() => {
   setViewport('phone');
   jest.useRealTimers();
 });
 
-const invoice = (n: number, overrides: Record<string, unknown> = {}) => ({
-  id: `inv-${n}`,
-  jobId: `job-${n}`,
-  invoiceNumber: `INV-00000${n}`,
-  status: 'draft',
-  invoiceDate: '2026-11-20',
-  dueDate: '2026-12-20',
-  subtotalAmount: '100.00',
-  gstAmount: '10.00',
-  totalAmount: '110.00',
-  job: { jobNumber: `JOB-00000${n}`, customer: { name: `Customer ${n}` } },
-  ...overrides,
-});
+/** An invoice of the list as billing answers it (typed, ./testing/fixtures), numbered n. */
+const invoice = (n: number, overrides: Partial<CustomerInvoiceSummary> = {}) => {
+  const base = invoiceSummary();
+  return invoiceSummary({
+    id: `inv-${n}`,
+    jobId: `job-${n}`,
+    invoiceNumber: `INV-00000${n}`,
+    status: 'draft',
+    invoiceDate: '2026-11-20',
+    dueDate: '2026-12-20',
+    subtotalAmount: '100.00',
+    gstAmount: '10.00',
+    totalAmount: '110.00',
+    jobNumber: `JOB-00000${n}`,
+    customerName: `Customer ${n}`,
+    job: {
+      ...base.job,
+      jobNumber: `JOB-00000${n}`,
+      customer: { ...base.job.customer, name: `Customer ${n}` },
+    },
+    ...overrides,
+  });
+};
+/** What billing says of an invoice due on 1 January 2020. */
+const DUE_IN_2020 = { dueDate: '2020-01-01', daysUntilDue: -2520 } as const;
 
 describe('invoices tab', () => {
   test('"No invoices found"; the list refetches every 30 s with search and status on the server', async () => {
@@ -84,8 +108,8 @@ describe('invoices tab', () => {
     stubFetch({
       'GET /api/dashboard/customer-invoices': {
         body: [
-          invoice(1, { dueDate: '2020-01-01', status: 'overdue' }),
-          invoice(2, { status: 'paid', dueDate: '2020-01-01' }),
+          invoice(1, { ...DUE_IN_2020, status: 'overdue', isOverdue: true }),
+          invoice(2, { ...DUE_IN_2020, status: 'paid' }),
         ],
         headers: { 'X-Total-Count': '2' },
       },
@@ -143,20 +167,8 @@ describe('expenses tab', () => {
     unmount();
     const calls = stubFetch({
       'GET /api/dashboard/business-expenses': [
-        {
-          id: 'e1',
-          supplierName: 'BP',
-          invoiceNumber: null,
-          description: 'Fuel',
-          amount: '110.00',
-          gstAmount: '10.00',
-          category: 'fuel',
-          expenseDate: '2026-11-20',
-          dueDate: null,
-          isPaid: true,
-          notes: null,
-        },
-        {
+        expense({ id: 'e1', supplierName: 'BP', description: 'Fuel', category: 'fuel', isPaid: true }),
+        expense({
           id: 'e2',
           supplierName: 'Telstra',
           invoiceNumber: 'T-1',
@@ -164,11 +176,10 @@ describe('expenses tab', () => {
           amount: '88.00',
           gstAmount: '8.00',
           category: 'subscriptions',
-          expenseDate: '2026-11-20',
           dueDate: '2026-12-01',
           isPaid: false,
-          notes: null,
-        },
+          paidAt: null,
+        }),
       ],
       'PATCH /api/dashboard/business-expenses/e2/mark-paid': { success: true },
     });
@@ -191,13 +202,27 @@ describe('time slots tab', () => {
   test('block needs a reason; unblock; failures say "Block Failed" / "Unblock Failed"', async () => {
     const calls = stubFetch({
       'GET /api/dashboard/timeslots/*': [
-        { slot: '8-10 AM', isAvailable: true, blockedReason: null, isBlocked: false },
-        { slot: '10-12 AM', isAvailable: false, blockedReason: 'Van service', isBlocked: true },
+        adminSlot({ date: '2099-01-05', slot: '8-10 AM' }),
+        adminSlot({
+          date: '2099-01-05',
+          slot: '10-12 AM',
+          isAvailable: false,
+          blockedReason: 'Van service',
+          isBlocked: true,
+          state: 'blocked',
+        }),
       ],
       'PATCH /api/dashboard/timeslots/*': (r: { url: URL }) =>
         r.url.pathname.endsWith('/unblock')
           ? { status: 500, body: '' }
-          : { slot: '8-10 AM', isAvailable: false, blockedReason: 'Training' },
+          : adminSlot({
+              date: '2099-01-05',
+              slot: '8-10 AM',
+              isAvailable: false,
+              blockedReason: 'Training',
+              isBlocked: true,
+              state: 'blocked',
+            }),
     });
     renderWithApp(<TimeSlotsTab />, { path: '/dashboard?tab=time-slots&date=2099-01-05' });
     expect(await screen.findByText('Van service')).toBeInTheDocument();
@@ -302,8 +327,8 @@ describe('schedule', () => {
         return { body: [job({ scheduleStatus: 'pending' })], headers: { 'X-Total-Count': String(total) } };
       },
       'GET /api/dashboard/technicians': [
-        { id: 't1', username: 'sam' },
-        { id: 't2', username: 'alex' },
+        technician({ id: 't1', username: 'sam' }),
+        technician({ id: 't2', username: 'alex' }),
       ],
       'PATCH /api/dashboard/jobs/*': job({ assignedTechnicianId: 't1' }),
     });
