@@ -21,6 +21,11 @@ describe('limitGroupOf', () => {
     ['HEAD', '/api/addresses/suggestions', 'addressSuggestions'],
     ['POST', '/api/create-payment-intent-token', 'paymentIntents'],
     ['POST', '/api/payments/test-mode/confirm', 'paymentIntents'],
+    ['POST', '/api/manage/tok3n/photos', 'photoUploads'],
+    ['GET', '/api/manage/tok3n', 'manageBooking'],
+    ['PATCH', '/api/manage/tok3n/', 'manageBooking'],
+    ['POST', '/api/manage/tok3n/reschedule', 'manageBooking'],
+    ['POST', '/api/Manage/tok3n/cancel', 'manageBooking'],
   ])('%s %s counts as %s', (method, path, group) => {
     expect(limitGroupOf(method, path)).toBe(group);
   });
@@ -36,6 +41,7 @@ describe('limitGroupOf', () => {
     ['POST', '/api/payments/webhook'],
     ['POST', '/api/payments/Webhook/'],
     ['POST', '/api/bookingsx'],
+    ['GET', '/api/managex/tok3n'],
     ['POST', '/api/dashboard/jobs'],
   ])('%s %s is not limited', (method, path) => {
     expect(limitGroupOf(method, path)).toBeUndefined();

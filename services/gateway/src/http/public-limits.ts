@@ -10,7 +10,8 @@ import type { Logger } from '@tyres/service-kit';
  * Each is counted per route group and client address over an hour, in Redis (shared by every gateway replica).
  * The numbers are far above what a real customer does in an hour; staff (signed-in) calls are never counted.
  */
-export type LimitGroup = 'quotes' | 'bookings' | 'photoUploads' | 'addressSuggestions' | 'paymentIntents';
+export type LimitGroup =
+  'quotes' | 'bookings' | 'photoUploads' | 'addressSuggestions' | 'paymentIntents' | 'manageBooking';
 
 export type HourlyLimits = Record<LimitGroup, number>;
 
@@ -20,6 +21,9 @@ export const DEFAULT_HOURLY_LIMITS: HourlyLimits = {
   photoUploads: 60,
   addressSuggestions: 300,
   paymentIntents: 20,
+  // The customer's "manage my booking" page (issue 18): every read and change of /api/manage/{token} (its photo
+  // uploads count as photoUploads). A customer uses a handful; the token itself is 256 random bits.
+  manageBooking: 300,
 };
 
 const perHour = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -31,6 +35,7 @@ export const publicLimitsEnv = {
   PUBLIC_LIMIT_PHOTO_UPLOADS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.photoUploads),
   PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.addressSuggestions),
   PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.paymentIntents),
+  PUBLIC_LIMIT_MANAGE_BOOKING_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.manageBooking),
 };
 
 /** The hourly limits from the parsed configuration. */
@@ -41,11 +46,13 @@ export function hourlyLimits(config: { [K in keyof typeof publicLimitsEnv]: numb
     photoUploads: config.PUBLIC_LIMIT_PHOTO_UPLOADS_PER_HOUR,
     addressSuggestions: config.PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR,
     paymentIntents: config.PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR,
+    manageBooking: config.PUBLIC_LIMIT_MANAGE_BOOKING_PER_HOUR,
   };
 }
 
 const POST = new Set(['POST']);
 const READ = new Set(['GET', 'HEAD']);
+const ANY = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE']);
 
 /**
  * Which calls count towards which group. Matched as the services' express routers match (case-insensitive,
@@ -55,7 +62,8 @@ const READ = new Set(['GET', 'HEAD']);
 const RULES: Array<{ group: LimitGroup; methods: Set<string>; path: RegExp }> = [
   { group: 'quotes', methods: POST, path: /^\/api\/(?:bookings|pricing)\/quote\/?$/i },
   { group: 'bookings', methods: POST, path: /^\/api\/bookings\/?$/i },
-  { group: 'photoUploads', methods: POST, path: /^\/api\/bookings\/[^/]+\/photos\/?$/i },
+  { group: 'photoUploads', methods: POST, path: /^\/api\/(?:bookings|manage)\/[^/]+\/photos\/?$/i },
+  { group: 'manageBooking', methods: ANY, path: /^\/api\/manage(?:\/|$)/i },
   { group: 'addressSuggestions', methods: READ, path: /^\/api\/addresses(?:\/|$)/i },
   {
     group: 'paymentIntents',
@@ -124,6 +132,7 @@ export class PublicLimits {
       photoUploads: limiter('photoUploads'),
       addressSuggestions: limiter('addressSuggestions'),
       paymentIntents: limiter('paymentIntents'),
+      manageBooking: limiter('manageBooking'),
     };
   }
 

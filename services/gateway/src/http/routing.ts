@@ -26,6 +26,9 @@ export const ROUTES: Route[] = [
   { prefix: '/api/dashboard/reports', upstream: 'reporting', access: 'admin' },
   { prefix: '/api/dashboard/notifications', upstream: 'notify', access: 'admin' },
   { pattern: /^\/api\/bookings\/[^/]+\/photos\/?$/, upstream: 'booking', access: 'public', upload: true },
+  // "Manage my booking" (issue 18): the customer's page, by the token in its link; photos as at booking time.
+  { pattern: /^\/api\/manage\/[^/]+\/photos\/?$/, upstream: 'booking', access: 'public', upload: true },
+  { prefix: '/api/manage', upstream: 'booking', access: 'public' },
   { prefix: '/api/time-slots', upstream: 'booking', access: 'public' },
   { prefix: '/api/tyre-pricing', upstream: 'booking', access: 'public' },
   { prefix: '/api/pricing', upstream: 'booking', access: 'public' },
