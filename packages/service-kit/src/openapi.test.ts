@@ -1,9 +1,12 @@
+import { gzipSync } from 'node:zlib';
 import express from 'express';
 import request from 'supertest';
 import * as z from 'zod';
 import {
   STAFF_ERRORS,
   checkResponse,
+  documentedRoutes,
+  expressRoutes,
   compileRoutes,
   errors,
   json,
@@ -121,5 +124,61 @@ describe('checking answers against the document', () => {
     const warn = await request(make('warn')).get('/api/bookings/b1');
     expect(warn.status).toBe(200);
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe('answers sent as ready-made JSON text', () => {
+  const app = () => {
+    const a = express();
+    a.use(responseContractCheck(paths, 'strict'));
+    a.get('/api/bookings/slots', (req, res) => {
+      const text = req.query.bad ? '[1,2]' : '["8-10 AM"]';
+      res.type('application/json');
+      if (req.query.gzip) res.setHeader('content-encoding', 'gzip').send(gzipSync(text));
+      else res.send(text);
+    });
+    a.get('/api/bookings/:id', (_req, res) => {
+      res.type('text/plain').send('not json at all');
+    });
+    return a;
+  };
+
+  it('checks them too, gzipped or not', async () => {
+    await request(app()).get('/api/bookings/slots').expect(200, ['8-10 AM']);
+    await request(app()).get('/api/bookings/slots?gzip=1').expect(200, ['8-10 AM']);
+    const bad = await request(app()).get('/api/bookings/slots?bad=1&gzip=1');
+    expect(bad.status).toBe(500);
+    expect(bad.body.code).toBe('openapi_contract_violation');
+    expect(bad.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('leaves answers that are not JSON alone', async () => {
+    await request(app()).get('/api/bookings/b1').expect(200, 'not json at all');
+  });
+});
+
+describe('coverage helpers', () => {
+  it('lists every route of nested routers as OpenAPI templates, and what a document describes', () => {
+    const a = express();
+    const inner = express.Router();
+    inner.get('/:id', (_req, res) => res.end());
+    inner.post('/', (_req, res) => res.end());
+    a.use('/api/bookings', inner);
+    a.get('/api/bookings/slots', (_req, res) => res.end());
+    const unmounted = express.Router();
+    unmounted.get('/api/bookings/:id/x', (_req, res) => res.end());
+    a.use(unmounted);
+    mountOpenApi(a, serviceOpenApiDocument({ service: 'x', description: 'x', paths }));
+    expect(expressRoutes(a)).toEqual([
+      'GET /api/bookings/slots',
+      'GET /api/bookings/{id}',
+      'GET /api/bookings/{id}/x',
+      'POST /api/bookings',
+    ]);
+    expect(documentedRoutes(serviceOpenApiDocument({ service: 'x', description: 'x', paths }))).toEqual([
+      'GET /api/bookings/slots',
+      'GET /api/bookings/{id}',
+      'POST /api/bookings',
+    ]);
   });
 });

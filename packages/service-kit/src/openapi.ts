@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { Express, RequestHandler } from 'express';
 import * as z from 'zod';
 import {
@@ -258,21 +259,93 @@ export function responseContractCheck(
   return (req, res, next) => {
     const path = req.originalUrl.split('?')[0] ?? '/';
     if (OPERATIONAL.test(path)) return next();
-    const original = res.json.bind(res);
-    res.json = (body: unknown) => {
-      const violation = checkResponse(compiled, req.method, path, res.statusCode, body);
-      if (!violation) return original(body);
+    // res.json ends in res.send, and so do the answers sent as ready-made JSON text (jobs' lists Postgres builds,
+    // gzipped when large): checking at send sees both, once.
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => {
+      const json = jsonAnswer(res.getHeader('content-type'), res.getHeader('content-encoding'), body);
+      if (json === NOT_JSON) return send(body);
+      const violation = checkResponse(compiled, req.method, path, res.statusCode, json);
+      if (!violation) return send(body);
       onViolation(violation);
-      if (mode === 'warn') return original(body);
-      res.status(500);
-      return original({
-        message: `Response does not match the OpenAPI document: ${violation.problem}`,
-        code: 'openapi_contract_violation',
-        details: { ...violation, body },
-      });
+      if (mode === 'warn') return send(body);
+      res.status(500).removeHeader('content-encoding');
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      return send(
+        JSON.stringify({
+          message: `Response does not match the OpenAPI document: ${violation.problem}`,
+          code: 'openapi_contract_violation',
+          details: { ...violation, body: json },
+        }),
+      );
     };
     next();
   };
+}
+
+const NOT_JSON = Symbol('not json');
+
+/** The parsed body of a JSON answer being sent (plain or gzip text), or NOT_JSON. */
+function jsonAnswer(contentType: unknown, encoding: unknown, body: unknown): unknown {
+  if (typeof contentType !== 'string' || !/\bjson\b/.test(contentType)) return NOT_JSON;
+  let bytes: Buffer | string;
+  if (typeof body === 'string') bytes = body;
+  else if (Buffer.isBuffer(body)) bytes = body;
+  else return NOT_JSON;
+  if (encoding === 'gzip') bytes = gunzipSync(bytes);
+  else if (encoding !== undefined && encoding !== 'identity') return NOT_JSON;
+  try {
+    return JSON.parse(bytes.toString());
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/**
+ * Every (METHOD, OpenAPI path) an express app or router answers, walking nested routers (express 5): what a
+ * service's coverage test compares with its document, so a route added without its description fails.
+ */
+export function expressRoutes(appOrRouter: Express | { stack: unknown[] }): string[] {
+  type Layer = {
+    name?: string;
+    rawPath?: string;
+    route?: { path: string; methods: Record<string, boolean> };
+    handle?: { stack?: Layer[] };
+  };
+  const out: string[] = [];
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        // A router's '/' under its mount is the mount itself: /api/bookings, not /api/bookings/.
+        const template = (prefix + layer.route.path).replace(/[:*](\w+)/g, '{$1}').replace(/(.)\/$/, '$1');
+        for (const method of Object.keys(layer.route.methods))
+          out.push(`${method.toUpperCase()} ${template}`);
+      } else if (layer.name === 'router' && layer.handle?.stack) {
+        // A router used without a path (app.use(router)) has rawPath '/': it adds nothing.
+        walk(
+          layer.handle.stack,
+          prefix + (typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : ''),
+        );
+      }
+    }
+  };
+  const stack =
+    'stack' in appOrRouter
+      ? appOrRouter.stack
+      : (appOrRouter as unknown as { router: { stack: unknown[] } }).router.stack;
+  walk(stack as Layer[], '');
+  return out.filter((r) => !/ \/openapi\.json$/.test(r)).sort();
+}
+
+/** Every (METHOD, path) a document describes, in expressRoutes' form. */
+export function documentedRoutes(document: { paths?: Record<string, object | undefined> }): string[] {
+  return Object.entries(document.paths ?? {})
+    .flatMap(([path, item]) =>
+      Object.keys(item ?? {})
+        .filter((k) => (METHODS as readonly string[]).includes(k))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    .sort();
 }
 
 export { compile as compileRoutes };
