@@ -1437,6 +1437,341 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/manage/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The booking a manage link opens, with the cancellation terms that apply now */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The token from the manage link (43 characters, base64url). */
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The booking */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ManagedBooking'];
+          };
+        };
+        /** @description Not found: "This link is not valid or has expired. Please call us to manage your booking." */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Correct the customer's phone, notes or vehicle (the booking form's rules) */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The token from the manage link (43 characters, base64url). */
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            phone?: string;
+            notes?: string | null;
+            vehicle?: {
+              make: string;
+              model: string;
+              year: number;
+              color?: string | null;
+              registration: string;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description The booking as changed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ManagedBooking'];
+          };
+        };
+        /** @description Bad request: "Valid phone number required"; "Notes are too long (2000 characters at most)"; "Vehicle make is required"; "Vehicle year must be between 1900 and 2027"; "Please change your phone number, notes or vehicle details." */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "This link is not valid or has expired. Please call us to manage your booking." */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "This booking has been cancelled."; "This booking has been completed and can no longer be changed." */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/api/manage/{token}/reschedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Move the booking to another free slot (the old one is freed in the same transaction) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The token from the manage link (43 characters, base64url). */
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            scheduledDate: unknown;
+            /** @enum {string} */
+            timeSlot: '8-10 AM' | '10-12 AM' | '12-2 PM' | '2-4 PM';
+          };
+        };
+      };
+      responses: {
+        /** @description The booking at its new time */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ManagedBooking'];
+          };
+        };
+        /** @description Bad request: "Invalid date or time slot selected"; "Please select a date"; "Invalid time slot"; "Bookings open N days ahead. Please choose a date on or before D Month YYYY." */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "This link is not valid or has expired. Please call us to manage your booking." */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "This time slot was just booked by someone else. Please select a different time slot."; "This time slot is no longer available. Please select a different time slot."; "This booking has been cancelled."; "This booking has already started and can no longer be rescheduled. Please call us."; "This booking has been completed and can no longer be changed." */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/manage/{token}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel the booking under the cancellation policy (the slot is freed at once) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The token from the manage link (43 characters, base64url). */
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': {
+            reason?: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description The cancelled booking with the terms applied */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ManagedBooking'];
+          };
+        };
+        /** @description Bad request: "The reason is too long (500 characters at most)" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "This link is not valid or has expired. Please call us to manage your booking." */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "This booking has been cancelled."; "This booking is already under way and can no longer be cancelled. Please call us." */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/manage/{token}/photos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add tyre photos to the booking */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The token from the manage link (43 characters, base64url). */
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            /** @description JPEG, PNG or WebP, 5 MB each. */
+            photos: string[];
+            /** @enum {string} */
+            type?: 'tyre-condition';
+          };
+        };
+      };
+      responses: {
+        /** @description The stored photos */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              photos: components['schemas']['JobPhoto'][];
+            };
+          };
+        };
+        /** @description Bad request: "Please upload jpeg, png, webp files only."; "File size must be less than 5MB."; "Maximum 5 files allowed."; "Please choose at least one photo to upload."; "Unknown photo type"; "Upload the photos as multipart/form-data in the "photos" field."; "The upload was malformed or interrupted. Please try again."; "The upload was interrupted. Please try again." */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "This link is not valid or has expired. Please call us to manage your booking." */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "This booking has been cancelled."; "This booking has been completed and can no longer be changed." */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1648,6 +1983,67 @@ export interface components {
       jobId: string;
       jobNumber: string;
       bookingToken: string;
+    };
+    ManagedBooking: {
+      /** @description The job number, e.g. JOB-000123. */
+      reference: string;
+      /** @enum {string} */
+      status: 'confirmed' | 'cancelled' | 'in-progress' | 'completed';
+      customerName: string;
+      serviceType: string;
+      /** @description YYYY-MM-DD (Perth) */
+      scheduledDate: string;
+      timeSlot: string;
+      /** @description The slot start as an instant (ISO 8601). */
+      slotStartsAt: string;
+      address: {
+        street: string;
+        suburb: string;
+        postcode: string;
+      };
+      vehicle: {
+        make: string;
+        model: string;
+        year: number;
+        color: string | null;
+        registration: string;
+      };
+      phone: string;
+      notes: string | null;
+      tyreSize: string | null;
+      tyreQuantity: number | null;
+      /** @description The booking price, GST inclusive. */
+      price: string;
+      paymentMethod: string;
+      paymentStatus: string;
+      /** @description What the card was charged, when paid online. */
+      amountPaid: string | null;
+      photoCount: number;
+      can: {
+        reschedule: boolean;
+        cancel: boolean;
+        change: boolean;
+      };
+      /** @description The cancellation policy applied at this moment; null when it cannot be cancelled. */
+      cancellation: {
+        /** @enum {string} */
+        band: 'full_refund' | 'half_refund' | 'no_refund';
+        description: string;
+        hoursBefore: number;
+        refundPercent: number;
+        refund: string;
+        fee: string;
+      } | null;
+      cancelled: {
+        cancelledAt: string;
+        cancelledBy: string | null;
+        reason: string | null;
+        band: string | null;
+        refundPercent: number | null;
+        refund: string | null;
+        fee: string | null;
+        feeWaived: boolean | null;
+      } | null;
     };
   };
   responses: never;
