@@ -19,8 +19,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          startDate?: unknown;
-          endDate?: unknown;
+          startDate?: string;
+          endDate?: string;
         };
         header?: never;
         path?: never;
@@ -88,8 +88,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          startDate?: unknown;
-          endDate?: unknown;
+          startDate?: string;
+          endDate?: string;
         };
         header?: never;
         path?: never;
@@ -157,8 +157,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          startDate?: unknown;
-          endDate?: unknown;
+          startDate?: string;
+          endDate?: string;
         };
         header?: never;
         path?: never;

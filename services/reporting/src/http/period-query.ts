@@ -20,6 +20,14 @@ const dateParam = (name: string) =>
         return z.NEVER;
       }
       return value;
+    })
+    // The parser takes any value to answer its own message; what a caller should send is a Perth calendar date.
+    .meta({
+      override: {
+        type: 'string',
+        format: 'date',
+        description: `Inclusive Perth calendar date (YYYY-MM-DD); absent or empty: no bound.`,
+      },
     });
 
 /** The query of every report route (`?startDate=YYYY-MM-DD&endDate=YYYY-MM-DD`); other parameters are ignored. */
