@@ -316,8 +316,8 @@ export interface paths {
             /** @enum {string} */
             serviceType: 'new-tyres' | 'puncture-repair' | 'battery-service' | 'emergency-callout';
             tyreSize?: string | null;
-            quantity?: number;
-            tyreQuantity?: number;
+            quantity?: number | null;
+            tyreQuantity?: number | null;
             tyreBrand?: string | null;
             prepaid?: boolean;
             /** @enum {string} */
@@ -378,13 +378,17 @@ export interface paths {
           'application/json':
             | {
                 job: {
-                  scheduledDate: unknown;
+                  /**
+                   * Format: date
+                   * @description The booked Perth calendar date, YYYY-MM-DD.
+                   */
+                  scheduledDate: string;
                   /** @enum {string} */
                   timeSlot: '8-10 AM' | '10-12 AM' | '12-2 PM' | '2-4 PM';
                   /** @enum {string} */
                   serviceType: 'new-tyres' | 'puncture-repair' | 'battery-service' | 'emergency-callout';
                   tyreSize?: string | null;
-                  tyreQuantity?: number;
+                  tyreQuantity?: number | null;
                   tyreBrand?: string | null;
                   address: string;
                   suburb: string;
@@ -408,13 +412,17 @@ export interface paths {
               }
             | {
                 job: {
-                  scheduledDate: unknown;
+                  /**
+                   * Format: date
+                   * @description The booked Perth calendar date, YYYY-MM-DD.
+                   */
+                  scheduledDate: string;
                   /** @enum {string} */
                   timeSlot: '8-10 AM' | '10-12 AM' | '12-2 PM' | '2-4 PM';
                   /** @enum {string} */
                   serviceType: 'new-tyres' | 'puncture-repair' | 'battery-service' | 'emergency-callout';
                   tyreSize?: string | null;
-                  tyreQuantity?: number;
+                  tyreQuantity?: number | null;
                   tyreBrand?: string | null;
                   address: string;
                   suburb: string;
@@ -518,13 +526,17 @@ export interface paths {
           'application/json':
             | {
                 job: {
-                  scheduledDate: unknown;
+                  /**
+                   * Format: date
+                   * @description The booked Perth calendar date, YYYY-MM-DD.
+                   */
+                  scheduledDate: string;
                   /** @enum {string} */
                   timeSlot: '8-10 AM' | '10-12 AM' | '12-2 PM' | '2-4 PM';
                   /** @enum {string} */
                   serviceType: 'new-tyres' | 'puncture-repair' | 'battery-service' | 'emergency-callout';
                   tyreSize?: string | null;
-                  tyreQuantity?: number;
+                  tyreQuantity?: number | null;
                   tyreBrand?: string | null;
                   address: string;
                   suburb: string;
@@ -548,13 +560,17 @@ export interface paths {
               }
             | {
                 job: {
-                  scheduledDate: unknown;
+                  /**
+                   * Format: date
+                   * @description The booked Perth calendar date, YYYY-MM-DD.
+                   */
+                  scheduledDate: string;
                   /** @enum {string} */
                   timeSlot: '8-10 AM' | '10-12 AM' | '12-2 PM' | '2-4 PM';
                   /** @enum {string} */
                   serviceType: 'new-tyres' | 'puncture-repair' | 'battery-service' | 'emergency-callout';
                   tyreSize?: string | null;
-                  tyreQuantity?: number;
+                  tyreQuantity?: number | null;
                   tyreBrand?: string | null;
                   address: string;
                   suburb: string;
@@ -1572,7 +1588,11 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            scheduledDate: unknown;
+            /**
+             * Format: date
+             * @description The booked Perth calendar date, YYYY-MM-DD.
+             */
+            scheduledDate: string;
             /** @enum {string} */
             timeSlot: '8-10 AM' | '10-12 AM' | '12-2 PM' | '2-4 PM';
           };

@@ -42,18 +42,25 @@ export function toBookingDate(value: unknown): string | undefined {
 }
 
 /** The chosen date: missing is "Please select a date", anything unreadable "Invalid date or time slot selected". */
-export const bookingDateSchema = z.unknown().transform((value, ctx) => {
-  if (value === undefined || value === null || value === '') {
-    ctx.addIssue({ code: 'custom', message: MSG.selectDate });
-    return z.NEVER;
-  }
-  const date = toBookingDate(value);
-  if (!date) {
-    ctx.addIssue({ code: 'custom', message: MSG.invalidDateOrSlot });
-    return z.NEVER;
-  }
-  return date;
-});
+export const bookingDateSchema = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (value === undefined || value === null || value === '') {
+      ctx.addIssue({ code: 'custom', message: MSG.selectDate });
+      return z.NEVER;
+    }
+    const date = toBookingDate(value);
+    if (!date) {
+      ctx.addIssue({ code: 'custom', message: MSG.invalidDateOrSlot });
+      return z.NEVER;
+    }
+    return date;
+  })
+  // The parser takes any value so it can answer the spec's messages; what a caller should send is a date (the
+  // OpenAPI documents render this, zod-openapi's `override`).
+  .meta({
+    override: { type: 'string', format: 'date', description: 'The booked Perth calendar date, YYYY-MM-DD.' },
+  });
 
 export const timeSlotSchema = z.enum(TIME_SLOT_LABELS as [TimeSlot, ...TimeSlot[]], {
   error: (issue) =>
@@ -84,10 +91,9 @@ export const tyreQuantitySchema = z.coerce
   .max(MAX_TYRE_QUANTITY, MSG.quantity);
 
 /** Absent, null or '' mean "not given" (the form's default applies); anything else must be an integer 1-4. */
-export const optionalTyreQuantitySchema = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : v),
-  tyreQuantitySchema.optional(),
-);
+export const optionalTyreQuantitySchema = z
+  .preprocess((v) => (v === '' || v === null ? undefined : v), tyreQuantitySchema.optional())
+  .meta({ override: { type: ['integer', 'null'] } });
 
 /**
  * Free text as typed ("205/55R16", "205 55 16") to "205/55R16"; absent, blank or a size we cannot read is null
