@@ -23,6 +23,7 @@ export const ROUTES: Route[] = [
   { prefix: '/api/dashboard/customer-invoices', upstream: 'billing', access: 'staff' },
   { prefix: '/api/dashboard/purchase-invoices', upstream: 'billing', access: 'staff' },
   { prefix: '/api/dashboard/business-expenses', upstream: 'billing', access: 'admin' },
+  { prefix: '/api/dashboard/refunds', upstream: 'billing', access: 'admin' },
   { prefix: '/api/dashboard/reports', upstream: 'reporting', access: 'admin' },
   { prefix: '/api/dashboard/notifications', upstream: 'notify', access: 'admin' },
   { pattern: /^\/api\/bookings\/[^/]+\/photos\/?$/, upstream: 'booking', access: 'public', upload: true },
