@@ -64,7 +64,16 @@ const urlOf = (workload: string): string => `http://${workload}:${portOf(workloa
 const callName = (c: Call): string => `${c.from} → ${c.to} (${c.variable})`;
 
 /** URL variables of a config that are infrastructure or providers, not calls to another process. */
-const NOT_CALLS = new Set(['DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'SMTP_URL']);
+// Connections to infrastructure, and addresses a service writes into messages (the public site's origin in booking's
+// "manage my booking" links): not calls between the platform's processes.
+const NOT_CALLS = new Set([
+  'DATABASE_URL',
+  'AMQP_URL',
+  'REDIS_URL',
+  'SMTP_URL',
+  'PUBLIC_SITE_URL',
+  'SITE_URL',
+]);
 
 describe('deploy/service-calls.json', () => {
   it('names known workloads and URL variables, each call once', () => {

@@ -42,7 +42,7 @@ function contractsByExport(): Map<string, string> {
   return out;
 }
 
-/** Local identifier -> routing key, for the value imports from '@tyres/events' that are contracts. */
+/** Local identifier -> routing key, for the value imports of the @tyres/events package that are contracts. */
 function importedContracts(source: ts.SourceFile, byExport: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const statement of source.statements) {
