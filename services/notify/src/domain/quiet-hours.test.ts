@@ -1,0 +1,59 @@
+import { perthInstant } from '@tyres/kernel';
+import { EN_ROUTE_PURPOSE, inQuietHours, releaseAfterQuietHours } from './quiet-hours';
+
+const perth = (date: string, clock: string) => perthInstant(date, clock);
+
+describe('quiet hours (8 pm to 8 am Perth)', () => {
+  it.each([
+    ['19:59', false],
+    ['20:00', true],
+    ['23:59', true],
+    ['00:00', true],
+    ['07:59', true],
+    ['08:00', false],
+    ['12:00', false],
+  ])('%s Perth in quiet hours: %s', (clock, quiet) => {
+    expect(inQuietHours(perth('2026-11-24', clock))).toBe(quiet);
+  });
+
+  it('leaves a message due at 19:59 alone', () => {
+    const due = perth('2026-11-24', '19:59');
+    expect(releaseAfterQuietHours(due, 'booking-reminder')).toEqual(due);
+  });
+
+  it('holds a message due at 20:00 until 8 am the next morning', () => {
+    expect(releaseAfterQuietHours(perth('2026-11-24', '20:00'), 'booking-cancelled')).toEqual(
+      perth('2026-11-25', '08:00'),
+    );
+  });
+
+  it('holds a message due at 23:30 on the last day of the month until 8 am on the 1st', () => {
+    expect(releaseAfterQuietHours(perth('2026-11-30', '23:30'), 'booking-rescheduled')).toEqual(
+      perth('2026-12-01', '08:00'),
+    );
+  });
+
+  it('holds a message due at 07:59 until 8 am the same morning', () => {
+    expect(releaseAfterQuietHours(perth('2026-11-25', '07:59'), 'booking-reminder')).toEqual(
+      perth('2026-11-25', '08:00'),
+    );
+  });
+
+  it('sends a message due at 08:00 then', () => {
+    const due = perth('2026-11-25', '08:00');
+    expect(releaseAfterQuietHours(due, 'booking-reminder')).toEqual(due);
+  });
+
+  it('never holds the technician-en-route SMS', () => {
+    const late = perth('2026-11-24', '21:15');
+    expect(releaseAfterQuietHours(late, EN_ROUTE_PURPOSE)).toEqual(late);
+  });
+
+  it('is the same rule whatever zone the server runs in (UTC instants)', () => {
+    // 12:00 UTC = 20:00 Perth (UTC+8); 23:59 UTC = 07:59 Perth the next day.
+    expect(inQuietHours(new Date('2026-11-24T11:59:00Z'))).toBe(false);
+    expect(inQuietHours(new Date('2026-11-24T12:00:00Z'))).toBe(true);
+    expect(inQuietHours(new Date('2026-11-24T23:59:00Z'))).toBe(true);
+    expect(inQuietHours(new Date('2026-11-25T00:00:00Z'))).toBe(false);
+  });
+});
