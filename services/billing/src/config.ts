@@ -57,6 +57,10 @@ export const configSchema = serviceEnvSchema(3003)
     JOB_WAIT_MS: z.coerce.number().int().min(0).default(15_000),
     /** Attempts of a pdf/email job before it fails (exponential backoff from 1 s). */
     JOB_ATTEMPTS: positiveInt.default(5),
+    /** Attempts of a refund request to the provider before the refund shows as failed (staff can retry it). */
+    REFUND_ATTEMPTS: positiveInt.default(6),
+    /** First backoff of a refund request (exponential: 5 s, 10 s, 20 s, …). */
+    REFUND_BACKOFF_MS: positiveInt.default(5_000),
   })
   .superRefine(
     (env, ctx) => {

@@ -7,6 +7,7 @@ import { JobProjection } from './app/jobs';
 import { eventWriter } from './app/outbox';
 import { Payments } from './app/payments';
 import { PurchaseInvoices } from './app/purchase-invoices';
+import { Refunds } from './app/refunds';
 import { Transactions } from './app/transactions';
 import { paymentsMode, type Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
@@ -21,6 +22,7 @@ import { startWorkers } from './workers';
 import { createMailer } from './workers/mailer';
 import { renderPdf } from './workers/pdf-render';
 import { createQueues, type BillingQueues } from './workers/queues';
+import { createRefundQueue } from './workers/refund-queue';
 
 /** What the composition built: the use cases and the parts tests look at. */
 export interface BillingParts extends BillingUseCases {
@@ -72,6 +74,15 @@ export async function startBilling(
   const transactions = new Transactions(db, runtime.wake);
   const events = eventWriter(runtime.outbox);
   const invoices = new CustomerInvoices({ db, transactions, events, clock });
+  const provider =
+    mode === 'live'
+      ? stripeProvider(stripeClient(config.STRIPE_SECRET_KEY as string, config.STRIPE_API_BASE))
+      : testModeProvider();
+  const refundQueue = createRefundQueue(config.REDIS_URL, config.REDIS_PREFIX, {
+    attempts: config.REFUND_ATTEMPTS,
+    backoffMs: config.REFUND_BACKOFF_MS,
+  });
+  const refunds = new Refunds({ db, transactions, invoices, provider, queue: refundQueue, clock, logger });
   const useCases: BillingUseCases = {
     invoices,
     documents: new InvoiceDocuments({
@@ -103,19 +114,18 @@ export async function startBilling(
       events,
       clock,
       logger,
-      provider:
-        mode === 'live'
-          ? stripeProvider(stripeClient(config.STRIPE_SECRET_KEY as string, config.STRIPE_API_BASE))
-          : testModeProvider(),
+      provider,
+      refunds,
       booking: overrides.booking ?? httpBookingClient(config.BOOKING_URL),
       invoices,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
       verifyWebhook: verifyStripeWebhook,
     }),
+    refunds,
   };
   const jobs = new JobProjection(invoices);
 
-  subscribeBilling(runtime.bus, billingHandlers({ db, jobs, wake: runtime.wake }));
+  subscribeBilling(runtime.bus, billingHandlers({ db, jobs, refunds, wake: runtime.wake }));
 
   try {
     const service = await runtime.listen(
@@ -130,7 +140,7 @@ export async function startBilling(
           // Closers run in the order added, and these run before the runtime's own (HTTP drain, consumers, relay,
           // connections): workers finish their running jobs while the database and Redis are still there.
           if (config.RUN_WORKERS) {
-            const workers = startWorkers(useCases.documents, {
+            const workers = startWorkers(useCases.documents, refunds, {
               redisUrl: config.REDIS_URL,
               redisPrefix: config.REDIS_PREFIX,
               pdfConcurrency: config.PDF_CONCURRENCY,
@@ -138,17 +148,32 @@ export async function startBilling(
               logger,
             });
             runtime.lifecycle.onShutdown('bullmq workers', () => workers.close());
+            // Refunds recorded while Redis was unreachable are queued once it is back (one job per refund and round).
+            const sweep = setInterval(() => {
+              refunds
+                .sweep()
+                .catch((err: unknown) =>
+                  logger.warn(
+                    { err: err instanceof Error ? err.message : String(err) },
+                    'refund sweep failed',
+                  ),
+                );
+            }, 60_000);
+            sweep.unref();
+            runtime.lifecycle.onShutdown('refund sweep', () => clearInterval(sweep));
           }
           runtime.lifecycle.onShutdown('bullmq queues', () =>
             queues.close(Math.min(config.JOB_WAIT_MS, 5000)),
           );
           runtime.lifecycle.onShutdown('mailer', () => mailer.close());
+          runtime.lifecycle.onShutdown('refund queue', () => refundQueue.close());
         },
       },
     );
     return { runtime: service, ctx: { ...useCases, config, db, queues, jobs, clock } };
   } catch (err) {
     await queues.close();
+    await refundQueue.close();
     mailer.close();
     await db.$disconnect().catch(() => undefined);
     throw err;

@@ -30,6 +30,7 @@ import {
   setInvoiceNumber,
   insertItem,
   invoiceListPage,
+  invoiceOfPayment,
   invoicesOfJob,
   itemAmounts,
   lockInvoice,
@@ -55,6 +56,7 @@ import {
   type JobForInvoice,
   type ServiceType,
 } from '../domain/invoice-lines';
+import type { CancellationInvoicePlan } from '../domain/cancellation';
 import { formatInvoiceNumber } from '../domain/invoice-number';
 import { allowsExtraInvoice, statusTimestamps } from '../domain/invoice-status';
 import { centsOf, fitsMoneyColumn, totalsColumns, totalsFit } from '../domain/money';
@@ -202,6 +204,14 @@ export function logPrepaidInvoiceOutcome(
       { ...context, linesTotal: formatMoney(outcome.linesTotal) },
       "prepaid booking paid, but the job's price lines do not add up to the card total: no invoice made; staff to invoice it",
     );
+}
+
+/** What a cancellation did to the job's invoices (logged by the caller). */
+export interface CancellationInvoiceOutcome {
+  cancelled: string[];
+  issued: { invoiceNumber: string; status: string; total: string } | null;
+  /** A prepaid booking whose paid invoice billing does not have (e.g. its lines did not add up): staff to check. */
+  missingPaidInvoice: boolean;
 }
 
 export interface CustomerInvoiceDeps {
@@ -397,6 +407,82 @@ export class CustomerInvoices {
       causation,
     );
     return { kind: 'created', invoice };
+  }
+
+  /**
+   * A cancelled booking's invoices (issue 18), in the cancellation handler's transaction, following the plan of
+   * domain/cancellation.ts: the prepaid booking's paid invoice cancelled (whole refund) or replaced by a paid "Cancellation
+   * fee (N%)" invoice for the part kept; pay on site, a draft "Cancellation fee" invoice and the job's unpaid invoices
+   * for the work cancelled (the work will not be done). Every change is a CustomerInvoiceIssued/Updated v2 event, so
+   * reporting's GST and P&L follow. The job's row is locked first, as every invoice creation does.
+   */
+  async applyCancellation(
+    tx: Tx,
+    input: {
+      jobId: string;
+      paymentIntentId: string | null;
+      cancelledAt: Date;
+      plan: CancellationInvoicePlan;
+    },
+    causation: Causation,
+  ): Promise<CancellationInvoiceOutcome> {
+    const outcome: CancellationInvoiceOutcome = { cancelled: [], issued: null, missingPaidInvoice: false };
+    const { plan } = input;
+    if (plan.kind === 'nothing' || plan.kind === 'keep-paid-invoice') return outcome;
+    const job = await lockJob(tx, input.jobId);
+    if (!job) throw new Error(`job ${input.jobId} unknown to billing`);
+    const now = this.clock();
+    const cancel = async (id: string) => {
+      const invoice = await lockInvoice(tx, id);
+      if (!invoice || invoice.status === 'cancelled') return;
+      await this.saveAndEmit(tx, id, { status: 'cancelled' }, ['status'], causation);
+      outcome.cancelled.push(invoice.invoiceNumber);
+    };
+    if (plan.kind === 'cancel-paid-invoice' || plan.kind === 'replace-with-fee-invoice') {
+      const paid = input.paymentIntentId ? await invoiceOfPayment(tx, input.paymentIntentId) : undefined;
+      if (paid) await cancel(paid.id);
+      else outcome.missingPaidInvoice = true;
+    } else {
+      for (const id of await openInvoiceIds(tx, input.jobId)) await cancel(id);
+    }
+    if (plan.kind === 'cancel-paid-invoice') return outcome;
+
+    const line: GeneratedLine = {
+      description: plan.description,
+      // The fee stands in for the booked call-out: the closest of the spec's categories.
+      category: 'callout',
+      quantity: 1,
+      unitPrice: plan.fee,
+      totalPrice: plan.fee,
+      gstFree: false,
+    };
+    const totals = assertTotalsFit(invoiceTotals([taxLine(line)], 'inclusive'));
+    const kept = plan.kind === 'replace-with-fee-invoice';
+    const on = perthDate(kept ? input.cancelledAt : now);
+    const invoice = await this.insert(
+      tx,
+      {
+        data: {
+          jobId: input.jobId,
+          invoiceDate: dateToDb(on),
+          dueDate: dateToDb(kept ? on : addDays(on, INVOICE_DUE_DAYS)),
+          // The kept part was paid with the booking's charge; an on-site fee is owed and sent for payment.
+          status: kept ? 'paid' : 'draft',
+          ...(kept ? { paidAt: input.cancelledAt } : {}),
+          amountType: 'inclusive',
+          ...totalsColumns(totals),
+          items: { create: itemRows([line]) },
+        },
+        now,
+      },
+      causation,
+    );
+    outcome.issued = {
+      invoiceNumber: invoice.invoiceNumber,
+      status: invoice.status,
+      total: formatMoney(totals.total),
+    };
+    return outcome;
   }
 
   /**

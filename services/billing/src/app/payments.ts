@@ -30,6 +30,7 @@ import {
   type PrepaidInvoiceOutcome,
 } from './customer-invoices';
 import type { EventWriter } from './outbox';
+import type { Refunds } from './refunds';
 import type { Transactions } from './transactions';
 
 /**
@@ -43,6 +44,9 @@ const GONE_STATUSES = new Set(['expired', 'cancelled', 'canceled']);
 export function hashBookingToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
+
+/** The provider events that report on a refund. */
+const isRefundEvent = (type: string) => type.startsWith('refund.') || type === 'charge.refunded';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -61,7 +65,9 @@ export type EventOutcome =
       invoice?: PrepaidInvoiceOutcome;
     }
   | { kind: 'failed'; payment: Payment; failureCode: string | null; failureMessage: string | null }
-  | { kind: 'canceled'; payment: Payment };
+  | { kind: 'canceled'; payment: Payment }
+  /** A refund webhook (refund.*, charge.refunded) applied to billing's refunds. */
+  | { kind: 'refund'; matched: number; updated: number };
 
 export type TestConfirmation =
   | { kind: 'already-succeeded'; payment: Payment }
@@ -80,6 +86,8 @@ export interface PaymentDeps {
   provider: PaymentProvider;
   booking: BookingClient;
   invoices: Pick<CustomerInvoices, 'ensurePrepaidInvoice'>;
+  /** Refund webhooks are applied by the refunds (issue 18). */
+  refunds: Pick<Refunds, 'applyProviderEvent'>;
   /** The Stripe webhook signing secret; required in production (config), optional in development and tests. */
   webhookSecret: string | undefined;
   verifyWebhook: WebhookVerifier;
@@ -282,9 +290,21 @@ export class Payments {
       const fresh = await recordProviderEvent(tx, {
         id: event.id,
         type: event.type,
-        intentId: intent.id ?? null,
+        // A refund's or charge's own id is not an intent: record the intent it belongs to.
+        intentId: isRefundEvent(event.type)
+          ? typeof intent.payment_intent === 'string'
+            ? intent.payment_intent
+            : null
+          : (intent.id ?? null),
       });
       if (!fresh) return { kind: 'duplicate' };
+      if (isRefundEvent(event.type)) {
+        const applied = await this.deps.refunds.applyProviderEvent(tx, event);
+        // A refund made outside billing (e.g. in Stripe's dashboard) is not one of billing's refunds.
+        return applied.matched > 0
+          ? { kind: 'refund', ...applied }
+          : { kind: 'ignored', reason: 'not a refund billing requested' };
+      }
       if (!event.type.startsWith('payment_intent.'))
         return { kind: 'ignored', reason: `event type ${event.type}` };
       if (typeof intent.id !== 'string') return { kind: 'ignored', reason: 'payment intent without an id' };

@@ -164,6 +164,19 @@ export async function findInvoiceOfPayment(
   );
 }
 
+/** The id and status of the invoice a card payment paid at booking. */
+export async function invoiceOfPayment(
+  tx: Tx,
+  paymentIntentId: string,
+): Promise<{ id: string; invoiceNumber: string; status: string } | undefined> {
+  return (
+    (await tx.customerInvoice.findUnique({
+      where: { paymentIntentId },
+      select: { id: true, invoiceNumber: true, status: true },
+    })) ?? undefined
+  );
+}
+
 /** Open (unpaid, not cancelled) invoices of a job, oldest first. */
 export async function openInvoiceIds(tx: Tx, jobId: string): Promise<string[]> {
   const rows = await tx.customerInvoice.findMany({

@@ -11,6 +11,8 @@ export interface ProviderEvent {
       currency?: string;
       status?: string;
       metadata?: Record<string, string>;
+      /** On a refund or a charge: the PaymentIntent it belongs to. */
+      payment_intent?: string | null;
       last_payment_error?: { code?: string; decline_code?: string; message?: string } | null;
     };
   };

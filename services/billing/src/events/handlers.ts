@@ -1,5 +1,6 @@
 import {
   createInbox,
+  type BookingCancelled,
   type BookingCreated,
   type EventEnvelope,
   type EventHandler,
@@ -11,6 +12,7 @@ import {
   type JobStatusChanged,
 } from '@tyres/events';
 import type { JobProjection } from '../app/jobs';
+import type { Refunds } from '../app/refunds';
 import { DB_SCHEMA, TX_OPTIONS, type Db, type Tx } from '../db/client';
 
 /** The handler, then a nudge to the outbox relay once its transaction committed. */
@@ -29,6 +31,7 @@ export interface BillingHandlers {
   jobRescheduled: EventHandler<EventOf<typeof JobRescheduled>>;
   jobDeleted: EventHandler<EventOf<typeof JobDeleted>>;
   jobStatusChanged: EventHandler<EventOf<typeof JobStatusChanged>>;
+  bookingCancelled: EventHandler<EventOf<typeof BookingCancelled>>;
 }
 
 /**
@@ -36,10 +39,28 @@ export interface BillingHandlers {
  * the idempotency key), so a redelivered event has no second effect. Handlers whose use case may write events wake
  * the outbox relay once committed.
  */
-export function billingHandlers(deps: { db: Db; jobs: JobProjection; wake: () => void }): BillingHandlers {
-  const { jobs } = deps;
+export function billingHandlers(deps: {
+  db: Db;
+  jobs: JobProjection;
+  refunds: Refunds;
+  wake: () => void;
+}): BillingHandlers {
+  const { jobs, refunds } = deps;
   const inbox = createInbox<Tx>(deps.db, { schema: DB_SCHEMA, transactionOptions: TX_OPTIONS });
+  const cancellation = waking(
+    inbox.handler<EventOf<typeof BookingCancelled>>('billing.refunds.bookingCancelled', (tx, event, ctx) =>
+      refunds.bookingCancelled(tx, event, ctx.logger),
+    ),
+    deps.wake,
+  );
   return {
+    // The refund is recorded in the inbox transaction and requested from the provider only after it committed (also
+    // on a redelivery, in case the first queueing was lost): a provider call never runs inside a transaction.
+    bookingCancelled: async (event, ctx) => {
+      const outcome = await cancellation(event, ctx);
+      await refunds.requestForCancellation(event.id);
+      return outcome;
+    },
     bookingCreated: waking(
       inbox.handler<EventOf<typeof BookingCreated>>('billing.jobs.bookingCreated', (tx, event, ctx) =>
         jobs.bookingCreated(tx, event, ctx.logger),

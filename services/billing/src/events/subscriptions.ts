@@ -1,4 +1,5 @@
 import {
+  BookingCancelled,
   BookingCreated,
   JobAssigned,
   JobCompleted,
@@ -11,7 +12,8 @@ import type { BillingHandlers } from './handlers';
 
 /**
  * Everything billing consumes, in one place (queue `billing`; invalid messages are dead-lettered by the bus to
- * `billing.dlq`): BookingCreated and the jobs service's Job* events feed the job projection.
+ * `billing.dlq`): BookingCreated and the jobs service's Job* events feed the job projection; BookingCancelled
+ * applies the cancellation's final terms (refund, invoices).
  */
 export function subscribeBilling(bus: EventBus, handlers: BillingHandlers): void {
   bus.subscribe(BookingCreated, handlers.bookingCreated);
@@ -20,4 +22,5 @@ export function subscribeBilling(bus: EventBus, handlers: BillingHandlers): void
   bus.subscribe(JobRescheduled, handlers.jobRescheduled);
   bus.subscribe(JobDeleted, handlers.jobDeleted);
   bus.subscribe(JobStatusChanged, handlers.jobStatusChanged);
+  bus.subscribe(BookingCancelled, handlers.bookingCancelled);
 }

@@ -25,6 +25,7 @@ import {
   emailInvoiceSchema,
   listExpensesQuery,
   listInvoicesQuery,
+  listRefundsQuery,
   M,
   paymentIntentSchema,
   testConfirmSchema,
@@ -41,7 +42,9 @@ import {
   InvoiceSummarySchema,
   MoneySchema,
   PurchaseInvoiceSchema,
+  RefundSchema,
 } from './serialize';
+import { REFUND_NOT_FAILED, REFUND_NOT_FOUND } from '../app/refunds';
 
 /**
  * The billing service's routes as OpenAPI 3.1 (issue 17): request schemas are the ones the routes parse with
@@ -133,6 +136,7 @@ const itemPath = z.object({
 const jobPath = z.object({ jobId: uuidParam('The job id') });
 const purchasePath = z.object({ id: uuidParam('The purchase invoice id') });
 const expensePath = z.object({ id: uuidParam('The expense id') });
+const refundPath = z.object({ id: uuidParam('The refund id') });
 const idempotencyHeader = z.object({
   'idempotency-key': z.string().optional().meta({
     description:
@@ -239,7 +243,7 @@ const WebhookReceivedSchema = z
     duplicate: z
       .boolean()
       .meta({ description: 'The event id was seen before: acknowledged without a second effect.' }),
-    outcome: z.enum(['duplicate', 'ignored', 'succeeded', 'failed', 'canceled']),
+    outcome: z.enum(['duplicate', 'ignored', 'succeeded', 'failed', 'canceled', 'refund']),
   })
   .meta({ id: 'StripeWebhookReceived' });
 
@@ -683,6 +687,43 @@ export const billingPaths: RoutePaths = {
       responses: {
         '200': json('The expense', done('Expense marked as paid').extend({ expense: ExpenseSchema })),
         ...errors({ ...ADMIN_ONLY, 404: 'Expense not found' }),
+      },
+    },
+  },
+
+  // --- refunds of cancelled prepaid bookings (issue 18) ------------------------------------------------------------
+  '/api/dashboard/refunds': {
+    get: {
+      operationId: 'listRefunds',
+      tags: ['refunds'],
+      summary: 'Refunds of cancelled prepaid bookings, newest first (admin)',
+      description:
+        'One refund per cancellation, with its status; a failed one shows its last error and can be retried. X-Total-Count is every match.',
+      security: STAFF,
+      requestParams: { query: listRefundsQuery },
+      responses: {
+        '200': {
+          ...json('A page of refunds', z.array(RefundSchema)),
+          headers: {
+            'X-Total-Count': { description: 'Refunds matching, all pages', schema: { type: 'integer' } },
+          },
+        },
+        ...errors({ 400: M.invalidStatus, ...ADMIN_ONLY }),
+      },
+    },
+  },
+  '/api/dashboard/refunds/{id}/retry': {
+    post: {
+      operationId: 'retryRefund',
+      tags: ['refunds'],
+      summary: 'Request a failed refund from Stripe again (admin)',
+      description:
+        'The refund goes back to `requested` and the refund worker asks Stripe again (same idempotency key unless Stripe had reported the refund itself failed).',
+      security: STAFF,
+      requestParams: { path: refundPath },
+      responses: {
+        '202': json('Retry requested', done('Refund retry requested').extend({ refund: RefundSchema })),
+        ...errors({ ...ADMIN_ONLY, 404: REFUND_NOT_FOUND, 409: REFUND_NOT_FAILED }),
       },
     },
   },

@@ -14,11 +14,13 @@ import type { Expenses } from '../app/expenses';
 import type { InvoiceDocuments } from '../app/invoice-documents';
 import type { Payments } from '../app/payments';
 import type { PurchaseInvoices } from '../app/purchase-invoices';
+import type { Refunds } from '../app/refunds';
 import { customerInvoiceRoutes } from './customer-invoices';
 import { billingOpenApi, billingPaths } from './openapi';
 import { expenseRoutes } from './expenses';
 import { paymentRoutes, stripeWebhookHandler } from './payments';
 import { purchaseInvoiceRoutes } from './purchase-invoices';
+import { refundRoutes } from './refunds';
 
 /** The use cases the routes call. */
 export interface BillingUseCases {
@@ -27,6 +29,7 @@ export interface BillingUseCases {
   purchases: PurchaseInvoices;
   expenses: Expenses;
   payments: Payments;
+  refunds: Refunds;
 }
 
 /** The routers and where they are mounted (one list, which the OpenAPI coverage test walks too). */
@@ -35,6 +38,7 @@ export function billingRouters(useCases: BillingUseCases): [prefix: string, rout
     ['/api/dashboard/customer-invoices', customerInvoiceRoutes(useCases)],
     ['/api/dashboard/purchase-invoices', purchaseInvoiceRoutes(useCases.purchases)],
     ['/api/dashboard/business-expenses', expenseRoutes(useCases.expenses)],
+    ['/api/dashboard/refunds', refundRoutes(useCases.refunds)],
     ['', paymentRoutes(useCases.payments)],
   ];
 }

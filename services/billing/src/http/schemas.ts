@@ -263,3 +263,12 @@ export const testConfirmSchema = z.object({
   clientSecret: z.string({ error: 'Client secret is required' }).min(1, 'Client secret is required').max(300),
   cardNumber: z.string({ error: M.cardNumberRequired }).trim().min(1, M.cardNumberRequired).max(30),
 });
+
+export const listRefundsQuery = z.object({
+  status: z
+    .enum(['requested', 'pending', 'succeeded', 'failed', 'all', ''], { error: M.invalidStatus })
+    .optional()
+    .transform((v) => (v === 'all' || v === '' ? undefined : v)),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});

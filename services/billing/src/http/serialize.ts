@@ -5,6 +5,7 @@ import type {
   EmailDelivery,
   JobSnapshot,
   PurchaseInvoice,
+  Refund,
 } from '../db/generated/client';
 import {
   CUSTOMER_INVOICE_STATUSES,
@@ -302,3 +303,49 @@ export const EmailDeliverySchema = z
     sentAt: Instant.nullable(),
   })
   .meta({ id: 'EmailDelivery' });
+
+/** A refund of a cancelled prepaid booking, as staff see it (issue 18). */
+export function refundDto(r: Refund) {
+  return {
+    id: r.id,
+    jobId: r.jobId,
+    jobNumber: r.jobNumber,
+    paymentIntentId: r.providerIntentId,
+    amount: moneyString(r.amount),
+    refundPercent: r.refundPercent,
+    currency: r.currency,
+    mode: r.mode as 'live' | 'test',
+    status: r.status as 'requested' | 'pending' | 'succeeded' | 'failed',
+    providerRefundId: r.providerRefundId,
+    attempts: r.attempts,
+    lastError: r.lastError,
+    requestedAt: r.requestedAt.toISOString(),
+    succeededAt: r.succeededAt?.toISOString() ?? null,
+    failedAt: r.failedAt?.toISOString() ?? null,
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export const RefundSchema = z
+  .strictObject({
+    id: Id,
+    jobId: Id,
+    jobNumber: z.string(),
+    paymentIntentId: z.string().meta({ description: 'The Stripe PaymentIntent refunded.' }),
+    amount: MoneySchema.meta({ description: "What goes back to the card (the cancellation's final terms)." }),
+    refundPercent: z.number().int().min(1).max(100),
+    currency: z.string(),
+    mode: z.enum(['live', 'test']).meta({ description: 'test: the labelled test mode, no money moves.' }),
+    status: z.enum(['requested', 'pending', 'succeeded', 'failed']).meta({
+      description:
+        'requested: recorded, not yet accepted by Stripe; pending: Stripe accepted it; succeeded / failed: settled (failed after the last attempt or as Stripe reported; staff can retry).',
+    }),
+    providerRefundId: z.string().nullable(),
+    attempts: z.number().int().min(0),
+    lastError: z.string().nullable(),
+    requestedAt: Instant,
+    succeededAt: Instant.nullable(),
+    failedAt: Instant.nullable(),
+    updatedAt: Instant,
+  })
+  .meta({ id: 'Refund' });

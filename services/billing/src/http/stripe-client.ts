@@ -17,9 +17,32 @@ export interface CreateIntentInput {
   receiptEmail?: string;
 }
 
+export interface RefundInput {
+  paymentIntentId: string;
+  amountCents: number;
+  /** Derived from the cancellation event: a retried request gets the same refund back, never a second one. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+/** The provider's refund as created: `pending` until a refund webhook settles it, or settled already. */
+export interface ProviderRefund {
+  id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  failureReason: string | null;
+}
+
 export interface PaymentProvider {
   readonly mode: 'live' | 'test';
   createIntent(input: CreateIntentInput): Promise<CreatedIntent>;
+  refund(input: RefundInput): Promise<ProviderRefund>;
+}
+
+/** Stripe's refund statuses in billing's words (`requires_action` and `canceled` are not settled successes). */
+export function refundStatus(status: string | null | undefined): ProviderRefund['status'] {
+  if (status === 'succeeded') return 'succeeded';
+  if (status === 'failed' || status === 'canceled') return 'failed';
+  return 'pending';
 }
 
 export function stripeClient(secretKey: string, apiBase?: string): Stripe {
@@ -58,6 +81,22 @@ export function stripeProvider(stripe: Stripe): PaymentProvider {
         throw new Error(`Stripe returned PaymentIntent ${intent.id} without a client secret`);
       return { id: intent.id, clientSecret: intent.client_secret };
     },
+    async refund(input) {
+      const refund = await stripe.refunds.create(
+        {
+          payment_intent: input.paymentIntentId,
+          amount: input.amountCents,
+          reason: 'requested_by_customer',
+          metadata: input.metadata,
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return {
+        id: refund.id,
+        status: refundStatus(refund.status),
+        failureReason: refund.failure_reason ?? null,
+      };
+    },
   };
 }
 
@@ -71,6 +110,10 @@ export function testModeProvider(): PaymentProvider {
     async createIntent() {
       const id = `test_pi_${randomBytes(12).toString('hex')}`;
       return { id, clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}` };
+    },
+    // Test mode: nothing was charged, so nothing goes back; the refund succeeds locally at once (id `test_re_...`).
+    async refund() {
+      return { id: `test_re_${randomBytes(12).toString('hex')}`, status: 'succeeded', failureReason: null };
     },
   };
 }

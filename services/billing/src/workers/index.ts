@@ -1,6 +1,8 @@
 import { Worker, type Job } from 'bullmq';
 import { createRedis, type Logger } from '@tyres/service-kit';
 import type { EmailJobResult, InvoiceDocuments, PdfJobResult } from '../app/invoice-documents';
+import type { Refunds } from '../app/refunds';
+import { REFUND_QUEUE, type RefundJobData } from './refund-queue';
 import { bullPrefix, EMAIL_QUEUE, PDF_QUEUE, type EmailJobData, type PdfJobData } from './queues';
 import { queueTelemetry } from '@tyres/telemetry';
 
@@ -14,6 +16,10 @@ export const pdfProcessor = (documents: InvoiceDocuments) => (job: Job<PdfJobDat
 export const emailProcessor = (documents: InvoiceDocuments) => (job: Job<EmailJobData>) =>
   documents.emailJob(job.id ?? `${job.data.invoiceId}-${job.timestamp}`, job.data);
 
+/** The `refund` processor: thin; the attempt number tells the last attempt, after which the refund is failed. */
+export const refundProcessor = (refunds: Refunds) => (job: Job<RefundJobData>) =>
+  refunds.refundJob(job.data.refundId, { number: job.attemptsMade + 1, of: job.opts.attempts ?? 1 });
+
 export interface BillingWorkers {
   close(): Promise<void>;
 }
@@ -26,13 +32,18 @@ export interface WorkerOptions {
   logger: Logger;
 }
 
-/** Starts the pdf and email workers (own blocking connections, maxRetriesPerRequest null). */
-export function startWorkers(documents: InvoiceDocuments, options: WorkerOptions): BillingWorkers {
+/** Starts the pdf, email and refund workers (own blocking connections, maxRetriesPerRequest null). */
+export function startWorkers(
+  documents: InvoiceDocuments,
+  refunds: Refunds,
+  options: WorkerOptions,
+): BillingWorkers {
   const { logger } = options;
   const prefix = bullPrefix(options.redisPrefix);
   const pdfConnection = createRedis(options.redisUrl, 'worker');
   const emailConnection = createRedis(options.redisUrl, 'worker');
-  const connections = [pdfConnection, emailConnection];
+  const refundConnection = createRedis(options.redisUrl, 'worker');
+  const connections = [pdfConnection, emailConnection, refundConnection];
   for (const c of connections)
     c.on('error', (err) => logger.warn({ err: err.message }, 'worker redis connection problem'));
   const pdf = new Worker<PdfJobData, PdfJobResult>(PDF_QUEUE, pdfProcessor(documents), {
@@ -48,7 +59,13 @@ export function startWorkers(documents: InvoiceDocuments, options: WorkerOptions
     concurrency: options.emailConcurrency,
     telemetry: queueTelemetry('billing'),
   });
-  for (const worker of [pdf, email]) {
+  const refund = new Worker<RefundJobData>(REFUND_QUEUE, refundProcessor(refunds), {
+    connection: refundConnection,
+    prefix,
+    concurrency: 2,
+    telemetry: queueTelemetry('billing'),
+  });
+  for (const worker of [pdf, email, refund]) {
     worker.on('error', (err) => logger.warn({ err: err.message, queue: worker.name }, 'worker error'));
     worker.on('failed', (job, err) =>
       logger.warn(
@@ -63,7 +80,7 @@ export function startWorkers(documents: InvoiceDocuments, options: WorkerOptions
       // BullMQ would wait for a connection that never comes: drop the connections and close without waiting.
       const reachable = connections.every((c) => c.status === 'ready');
       if (!reachable) for (const c of connections) c.disconnect();
-      await Promise.allSettled([pdf.close(!reachable), email.close(!reachable)]);
+      await Promise.allSettled([pdf.close(!reachable), email.close(!reachable), refund.close(!reachable)]);
       if (reachable) await Promise.allSettled(connections.map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
