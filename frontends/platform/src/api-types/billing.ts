@@ -316,6 +316,46 @@ export interface paths {
     patch: operations['markBusinessExpensePaid'];
     trace?: never;
   };
+  '/api/dashboard/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Refunds of cancelled prepaid bookings, newest first (admin)
+     * @description One refund per cancellation, with its status; a failed one shows its last error and can be retried. X-Total-Count is every match.
+     */
+    get: operations['listRefunds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/refunds/{id}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Request a failed refund from Stripe again (admin)
+     * @description The refund goes back to `requested` and the refund worker asks Stripe again (same idempotency key unless Stripe had reported the refund itself failed).
+     */
+    post: operations['retryRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/create-payment-intent-token': {
     parameters: {
       query?: never;
@@ -697,6 +737,44 @@ export interface components {
        */
       updatedAt: string;
     };
+    Refund: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      jobId: string;
+      jobNumber: string;
+      /** @description The Stripe PaymentIntent refunded. */
+      paymentIntentId: string;
+      /** @description What goes back to the card (the cancellation's final terms). */
+      amount: components['schemas']['Money'];
+      refundPercent: number;
+      currency: string;
+      /**
+       * @description test: the labelled test mode, no money moves.
+       * @enum {string}
+       */
+      mode: 'live' | 'test';
+      /**
+       * @description requested: recorded, not yet accepted by Stripe; pending: Stripe accepted it; succeeded / failed: settled (failed after the last attempt or as Stripe reported; staff can retry).
+       * @enum {string}
+       */
+      status: 'requested' | 'pending' | 'succeeded' | 'failed';
+      providerRefundId: string | null;
+      attempts: number;
+      lastError: string | null;
+      /**
+       * Format: date-time
+       * @description An instant, ISO-8601 UTC with milliseconds.
+       */
+      requestedAt: string;
+      succeededAt: string | null;
+      failedAt: string | null;
+      /**
+       * Format: date-time
+       * @description An instant, ISO-8601 UTC with milliseconds.
+       */
+      updatedAt: string;
+    };
     PaymentIntent: {
       clientSecret: string;
       originalAmount: components['schemas']['Money'];
@@ -754,7 +832,7 @@ export interface components {
       /** @description The event id was seen before: acknowledged without a second effect. */
       duplicate: boolean;
       /** @enum {string} */
-      outcome: 'duplicate' | 'ignored' | 'succeeded' | 'failed' | 'canceled';
+      outcome: 'duplicate' | 'ignored' | 'succeeded' | 'failed' | 'canceled' | 'refund';
     };
   };
   responses: never;
@@ -2452,6 +2530,124 @@ export interface operations {
       };
       /** @description Not found: "Expense not found" */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listRefunds: {
+    parameters: {
+      query?: {
+        status?: 'requested' | 'pending' | 'succeeded' | 'failed' | 'all' | '';
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of refunds */
+      200: {
+        headers: {
+          /** @description Refunds matching, all pages */
+          'X-Total-Count'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Refund'][];
+        };
+      };
+      /** @description Bad request: "Invalid status" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in: "Not authenticated"; "Invalid identity token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed: "Only an admin can do that" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  retryRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The refund id (a UUID; anything else is 404) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Retry requested */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            success: true;
+            /** @example Refund retry requested */
+            message: string;
+            refund: components['schemas']['Refund'];
+          };
+        };
+      };
+      /** @description Not signed in: "Not authenticated"; "Invalid identity token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed: "Only an admin can do that" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found: "Refund not found" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflict: "Only a failed refund can be retried" */
+      409: {
         headers: {
           [name: string]: unknown;
         };
