@@ -104,6 +104,11 @@ export async function startBooking(
   const pricing = new Pricing({ sql });
   const slotAdmin = new SlotAdmin({ db, outbox, wake, clock, onSlotsChanged });
   const photos = new Photos({ db, outbox, wake, clock, windowMinutes: config.PHOTO_UPLOAD_WINDOW_MINUTES });
+  if (config.NODE_ENV === 'production' && !config.PUBLIC_SITE_URL && !config.SITE_URL)
+    logger.warn(
+      { manageLinks: publicSiteUrl(config) },
+      'PUBLIC_SITE_URL is not set: the manage-my-booking links customers receive point at the local default',
+    );
   const manage = new ManageBooking({
     sql,
     outbox,

@@ -5,8 +5,9 @@ import { id, isoDateTime, money, slot } from './common';
 /**
  * booking -> jobs, billing, notify, reporting. A booking was cancelled and its slot freed in the same transaction
  * (issue 18). The terms are the kernel's cancellation policy (cancellationTerms) computed at `cancelledAt` and are
- * final: consumers apply them, never recompute them. `refund` is what goes back to the card (prepaid, paid), `fee`
- * what the business keeps or invoices (pay on site); with `feeWaived` the fee is not charged.
+ * final: consumers apply them, never recompute them. `refund` is what goes back to the card (prepaid, paid) and is
+ * final; `fee` is what the policy charges: kept from the card (prepaid) or invoiced (pay on site). With `feeWaived`
+ * (staff only) the fee is recorded but not charged: nothing is invoiced, and a prepaid refund already includes it.
  */
 export const BookingCancelledV1Data = z.object({
   jobId: id,
@@ -14,6 +15,8 @@ export const BookingCancelledV1Data = z.object({
   slot,
   cancelledAt: isoDateTime,
   cancelledBy: z.enum(['customer', 'staff']),
+  /** The staff member who cancelled (cancelledBy staff): the audit trail of a waived fee. */
+  cancelledByUserId: id.nullable().optional(),
   reason: z.string().min(1).max(500).nullable().optional(),
   band: z.enum(['full_refund', 'half_refund', 'no_refund']),
   refundPercent: z.int().min(0).max(100),

@@ -6,14 +6,22 @@
  * transaction with its event in the outbox (BookingRescheduled, BookingCancelled, BookingUpdated).
  */
 import { toMoney, type EventEnvelope, type EventMeta, type Outbox, type PgExecutor } from '@tyres/events';
-import { slotStartsAt, vehicleYearProblem, type TimeSlot } from '@tyres/kernel';
-import { badRequest, conflict, HttpError, withSerializationRetry } from '@tyres/service-kit';
+import { formatMoney, slotStartsAt, vehicleYearProblem, type TimeSlot } from '@tyres/kernel';
+import {
+  badRequest,
+  conflict,
+  HttpError,
+  notFound,
+  withSerializationRetry,
+  type Identity,
+} from '@tyres/service-kit';
 import type { Sql } from '../db/client';
 import {
   bookingByManageToken,
   issueManageToken,
   lockManaged,
   managedBooking,
+  managedBookingOfJob,
   markCancelled,
   moveManageTokenExpiry,
   updateDetails,
@@ -106,10 +114,13 @@ const stateOf = (b: ManagedBookingRow): ManagedState => ({
   timeSlot: b.timeSlot as TimeSlot,
 });
 
+/** Who is looking: staff may cancel a job already under way (not one completed). */
+type Viewer = 'customer' | 'staff';
+
 /** The page's view of a booking at `now`. */
-export function manageView(b: ManagedBookingRow, now: Date) {
+export function manageView(b: ManagedBookingRow, now: Date, viewer: Viewer = 'customer') {
   const state = stateOf(b);
-  const canCancel = !cancelProblem(state);
+  const canCancel = !(viewer === 'staff' ? changeProblem(state) : cancelProblem(state));
   return {
     reference: b.jobNumber,
     status: displayStatus(state, now),
@@ -231,30 +242,64 @@ export class ManageBooking {
   }
 
   /**
-   * Cancels the booking: its slot is released in the same transaction (bookable again the moment this returns),
+   * The customer cancels: the slot is released in the same transaction (bookable again the moment this returns),
    * and the policy's terms at this moment (the kernel's cancellationTerms) are stored and sent with
    * BookingCancelled, which billing (refund or fee), jobs (the job), notify (notice, reminder) apply as they are.
    */
   async cancel(token: string, reason: string | null): Promise<ManageView> {
     const found = await this.open(token);
+    return this.cancelBooking(found.id, { by: 'customer', userId: null, reason, waiveFee: false });
+  }
+
+  /** Staff (dashboard): the booking of a job with the terms cancelling it now would apply. 404 without one. */
+  async forStaff(jobId: string): Promise<ManageView> {
+    const b = await managedBookingOfJob(this.deps.sql, jobId);
+    if (!b || (b.status !== 'confirmed' && b.status !== 'cancelled')) throw notFound(MANAGE_MSG.noBooking);
+    return manageView(b, this.deps.clock(), 'staff');
+  }
+
+  /**
+   * Staff cancel a job's booking (the customer phoned): the same policy and the same transaction as the customer's
+   * cancel, with a reason and optionally the fee waived; who did it is stored and sent (the audit trail). Staff may
+   * cancel a job already under way (the technician turned back), not one completed.
+   */
+  async staffCancel(jobId: string, who: Identity, reason: string, waiveFee: boolean): Promise<ManageView> {
+    const b = await managedBookingOfJob(this.deps.sql, jobId);
+    if (!b || (b.status !== 'confirmed' && b.status !== 'cancelled')) throw notFound(MANAGE_MSG.noBooking);
+    return this.cancelBooking(b.id, { by: 'staff', userId: who.id, reason, waiveFee }, 'staff');
+  }
+
+  private async cancelBooking(
+    bookingId: string,
+    c: { by: 'customer' | 'staff'; userId: string | null; reason: string | null; waiveFee: boolean },
+    viewer: Viewer = 'customer',
+  ): Promise<ManageView> {
     const run = () =>
       this.deps.sql.$transaction(async (tx) => {
         const now = this.deps.clock();
-        await lockManaged(tx, found.id);
-        const b = await managedBooking(tx, found.id);
-        const problem = cancelProblem(stateOf(b));
-        if (problem) throw conflict(problem, undefined, isCancelled(stateOf(b)) ? 'cancelled' : 'started');
-        const terms = termsView(termsAt({ ...b, ...stateOf(b) }, now));
+        await lockManaged(tx, bookingId);
+        const b = await managedBooking(tx, bookingId);
+        const state = stateOf(b);
+        const problem = c.by === 'staff' ? changeProblem(state) : cancelProblem(state);
+        if (problem) throw conflict(problem, undefined, isCancelled(state) ? 'cancelled' : 'started');
+        const policy = termsAt({ ...b, ...state }, now);
+        // A waived fee is not charged: a prepaid customer gets it back with the refund.
+        const refund =
+          c.waiveFee && policy.refund + policy.fee > 0n && b.paymentStatus === 'paid' && b.amountPaid
+            ? policy.refund + policy.fee
+            : policy.refund;
+        const terms = { ...termsView(policy), refund: formatMoney(refund) };
         await releaseReservation(tx, b.jobId, 'cancelled', now);
         await markCancelled(tx, b.id, {
           cancelledAt: now,
-          cancelledBy: 'customer',
-          reason,
+          cancelledBy: c.by,
+          cancelledByUserId: c.userId,
+          reason: c.reason,
           band: terms.band,
           refundPercent: terms.refundPercent,
           refund: terms.refund,
           fee: terms.fee,
-          feeWaived: false,
+          feeWaived: c.waiveFee,
         });
         await this.deps.outbox.enqueue(
           tx,
@@ -264,13 +309,14 @@ export class ManageBooking {
               jobNumber: b.jobNumber,
               slot: { scheduledDate: b.scheduledDate, timeSlot: b.timeSlot as TimeSlot },
               cancelledAt: now.toISOString(),
-              cancelledBy: 'customer',
-              reason,
+              cancelledBy: c.by,
+              cancelledByUserId: c.userId,
+              reason: c.reason,
               band: terms.band,
               refundPercent: terms.refundPercent,
               refund: terms.refund,
               fee: terms.fee,
-              feeWaived: false,
+              feeWaived: c.waiveFee,
               paymentMethod: b.paymentMethod === 'prepaid' ? 'prepaid' : 'onsite',
               paymentIntentId: b.paymentStatus === 'paid' ? b.stripePaymentIntentId : null,
             },
@@ -282,7 +328,7 @@ export class ManageBooking {
     const cancelled = await withSerializationRetry(run, 4);
     this.deps.onSlotsChanged(cancelled.scheduledDate);
     this.deps.wake();
-    return manageView(cancelled, this.deps.clock());
+    return manageView(cancelled, this.deps.clock(), viewer);
   }
 
   /**

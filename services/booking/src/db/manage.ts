@@ -86,6 +86,15 @@ export async function bookingByManageToken(
   return normalise(row);
 }
 
+/** A booking by its job (staff: the dashboard acts on jobs), in any status. */
+export async function managedBookingOfJob(db: Sql, jobId: string): Promise<ManagedBookingRow | undefined> {
+  const [row] = await db.$queryRawUnsafe<ManagedBookingRow[]>(
+    `${SELECT_BOOKING} WHERE b.job_id = $1::uuid`,
+    jobId,
+  );
+  return normalise(row);
+}
+
 /** The same booking by id, after its rows were locked (lockManaged) or changed in this transaction. */
 export async function managedBooking(db: Sql, bookingId: string): Promise<ManagedBookingRow> {
   const [row] = await db.$queryRawUnsafe<ManagedBookingRow[]>(
@@ -153,6 +162,7 @@ export async function moveManageTokenExpiry(tx: Sql, jobId: string, expiresAt: D
 export interface CancellationRecord {
   cancelledAt: Date;
   cancelledBy: 'customer' | 'staff';
+  cancelledByUserId: string | null;
   reason: string | null;
   band: string;
   refundPercent: number;
@@ -167,7 +177,8 @@ export async function markCancelled(tx: Sql, bookingId: string, c: CancellationR
     `UPDATE booking.bookings
         SET status = 'cancelled', cancelled_at = $2::timestamptz, cancelled_by = $3, cancellation_reason = $4,
             cancellation_band = $5, refund_percent = $6::int, refund_amount = $7::numeric,
-            cancellation_fee = $8::numeric, fee_waived = $9::boolean, updated_at = now()
+            cancellation_fee = $8::numeric, fee_waived = $9::boolean, cancelled_by_user_id = $10::uuid,
+            updated_at = now()
       WHERE id = $1::uuid`,
     bookingId,
     c.cancelledAt.toISOString(),
@@ -178,6 +189,7 @@ export async function markCancelled(tx: Sql, bookingId: string, c: CancellationR
     c.refund,
     c.fee,
     c.feeWaived,
+    c.cancelledByUserId,
   );
 }
 

@@ -67,6 +67,7 @@ export const MANAGE_MSG = {
   cannotCancel: 'This booking is already under way and can no longer be cancelled. Please call us.',
   sameSlot: 'Your booking is already at this time.',
   nothingToChange: 'Please change your phone number, notes or vehicle details.',
+  noBooking: 'No booking for this job',
   slotTaken: BOOKING_MESSAGES.slotNoLongerAvailable,
 } as const;
 

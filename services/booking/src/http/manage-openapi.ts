@@ -3,11 +3,17 @@
  * so the contract check of the integration suites covers them like every other route.
  */
 import { BOOKING_MESSAGES, vehicleYearMessage } from '@tyres/kernel';
-import { errors, json, jsonBody, type RoutePaths } from '@tyres/service-kit';
+import { errors, json, jsonBody, STAFF_ERRORS, type RoutePaths } from '@tyres/service-kit';
 import { z } from 'zod';
 import { MANAGE_MSG } from '../domain/manage';
 import { MSG } from '../domain/messages';
-import { manageCancelSchema, manageRescheduleSchema, manageUpdateSchema } from './manage-schemas';
+import {
+  manageCancelSchema,
+  manageRescheduleSchema,
+  manageUpdateSchema,
+  STAFF_CANCEL_REASON,
+  staffCancelSchema,
+} from './manage-schemas';
 import { JobPhotoSchema } from './responses';
 
 const money = z.string().regex(/^-?\d+\.\d{2}$/);
@@ -73,6 +79,8 @@ const tokenParam = z.object({
   token: z.string().meta({ description: 'The token from the manage link (43 characters, base64url).' }),
 });
 const TAGS = ['Manage my booking'];
+const ADMIN_ERRORS = { 401: STAFF_ERRORS[401], 403: 'Only an admin can do that' } as const;
+const jobIdParam = z.object({ jobId: z.string().meta({ description: 'The job (a UUID).' }) });
 const NOT_FOUND = { 404: MANAGE_MSG.linkNotFound } as const;
 
 export const managePaths: RoutePaths = {
@@ -179,6 +187,41 @@ export const managePaths: RoutePaths = {
             'The upload was interrupted. Please try again.',
           ],
           ...NOT_FOUND,
+          409: [MANAGE_MSG.cancelled, MANAGE_MSG.finished],
+        }),
+      },
+    },
+  },
+  '/api/dashboard/bookings/{jobId}/cancellation': {
+    get: {
+      summary: "A job's booking with the cancellation terms that apply now (before staff confirm a cancel)",
+      tags: ['Dashboard'],
+      security: [{ gatewayIdentity: [] }],
+      requestParams: { path: jobIdParam },
+      responses: {
+        '200': json('The booking', ManagedBookingSchema),
+        ...errors({ ...ADMIN_ERRORS, 404: MANAGE_MSG.noBooking }),
+      },
+    },
+  },
+  '/api/dashboard/bookings/{jobId}/cancel': {
+    post: {
+      summary:
+        "Cancel a job's booking under the policy, with a reason, optionally waiving the fee (slot freed at once)",
+      tags: ['Dashboard'],
+      security: [{ gatewayIdentity: [] }],
+      requestParams: { path: jobIdParam },
+      requestBody: jsonBody(staffCancelSchema),
+      responses: {
+        '200': json('The cancelled booking with the terms applied', ManagedBookingSchema),
+        ...errors({
+          400: [
+            STAFF_CANCEL_REASON,
+            'The reason is too long (500 characters at most)',
+            'waiveFee must be true or false',
+          ],
+          ...ADMIN_ERRORS,
+          404: MANAGE_MSG.noBooking,
           409: [MANAGE_MSG.cancelled, MANAGE_MSG.finished],
         }),
       },

@@ -15,6 +15,8 @@ import {
 } from '@tyres/kernel';
 import { z } from 'zod';
 
+export const STAFF_CANCEL_REASON = 'Please enter a reason for cancelling this booking';
+
 /** POST /api/manage/{token}/reschedule: the new date and slot (the booking dialog's rules). */
 export const manageRescheduleSchema = z.object({
   scheduledDate: bookingDateSchema,
@@ -43,4 +45,10 @@ export const manageUpdateSchema = z.object({
   phone: phoneSchema.optional(),
   notes: notesSchema.optional(),
   vehicle: vehicleSchema.optional(),
+});
+
+/** POST /api/dashboard/bookings/{jobId}/cancel: staff give a reason and may waive the policy's fee. */
+export const staffCancelSchema = z.object({
+  reason: requiredText(STAFF_CANCEL_REASON, 1, 500, 'The reason is too long (500 characters at most)'),
+  waiveFee: z.boolean({ error: 'waiveFee must be true or false' }).optional().default(false),
 });

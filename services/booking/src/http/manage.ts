@@ -4,13 +4,19 @@
  * every unknown, expired or revoked token gets the same 404. Mounted by routes.ts; documented in manage-openapi.ts.
  */
 import type { Express, Response } from 'express';
-import { badRequest, parseOr400 } from '@tyres/service-kit';
+import { badRequest, notFound, parseOr400, requireAdmin } from '@tyres/service-kit';
 import type { ManageBooking } from '../app/manage';
 import { PHOTO_TYPES } from '../domain/constants';
+import { MANAGE_MSG } from '../domain/manage';
 import { MSG } from '../domain/messages';
 import type { PhotoChunks } from '../db/photo-chunks';
 import { photoCountError } from '../app/errors';
-import { manageCancelSchema, manageRescheduleSchema, manageUpdateSchema } from './manage-schemas';
+import {
+  manageCancelSchema,
+  manageRescheduleSchema,
+  manageUpdateSchema,
+  staffCancelSchema,
+} from './manage-schemas';
 import { finishBody, receivePhotoUpload, type UploadGuard } from './multipart';
 import { photoView } from './responses';
 
@@ -74,5 +80,21 @@ export function manageRoutes(deps: ManageRouteDeps) {
         throw err;
       }
     });
+
+    // ------------------------------------------------------------ dashboard: cancelling for the customer (admin)
+    // The same policy and transaction as the customer's cancel; the dashboard shows the terms before confirming.
+    app.get('/api/dashboard/bookings/:jobId/cancellation', requireAdmin, async (req, res) => {
+      const jobId = String(req.params.jobId);
+      if (!UUID.test(jobId)) throw notFound(MANAGE_MSG.noBooking);
+      res.json(await deps.manage.forStaff(jobId));
+    });
+    app.post('/api/dashboard/bookings/:jobId/cancel', requireAdmin, async (req, res) => {
+      const jobId = String(req.params.jobId);
+      if (!UUID.test(jobId)) throw notFound(MANAGE_MSG.noBooking);
+      const body = parseOr400(staffCancelSchema, req.body ?? {});
+      res.json(await deps.manage.staffCancel(jobId, req.identity!, body.reason, body.waiveFee));
+    });
   };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

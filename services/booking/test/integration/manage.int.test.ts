@@ -525,3 +525,99 @@ describe('POST /api/manage/{token}/photos', () => {
     expect(unknown.status).toBe(404);
   });
 });
+
+describe('staff cancel (dashboard)', () => {
+  it('shows the terms, cancels with a reason and a waived fee (prepaid: refunded in full), records who did it', async () => {
+    const date = nextDay();
+    const { jobId, token, paymentIntentId } = await bookPrepaid(date, '2-4 PM');
+    const adminId = randomUUID();
+    const admin = app.identity('admin', adminId);
+    app.clock.set(new Date(startOf(date, '2-4 PM').getTime() - 6 * HOUR));
+    const terms = await app.request('GET', `/api/dashboard/bookings/${jobId}/cancellation`, undefined, admin);
+    expect(terms.status).toBe(200);
+    expect(terms.body).toMatchObject({
+      can: { cancel: true },
+      cancellation: { band: 'no_refund', refund: '0.00', fee: '465.58' },
+    });
+    expect(
+      (
+        await app.request(
+          'GET',
+          `/api/dashboard/bookings/${jobId}/cancellation`,
+          undefined,
+          app.identity('technician'),
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      await app.request('POST', `/api/dashboard/bookings/${jobId}/cancel`, { reason: ' ' }, admin),
+    ).toMatchObject({ status: 400, body: { message: 'Please enter a reason for cancelling this booking' } });
+
+    const res = await app.request(
+      'POST',
+      `/api/dashboard/bookings/${jobId}/cancel`,
+      { reason: 'Customer in hospital', waiveFee: true },
+      admin,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'cancelled',
+      cancelled: {
+        cancelledBy: 'staff',
+        band: 'no_refund',
+        refund: '465.58',
+        fee: '465.58',
+        feeWaived: true,
+      },
+    });
+    const event = await app.events.waitFor<Cancelled & { cancelledByUserId?: string }>(
+      'booking.cancelled.v1',
+      (d) => d.jobId === jobId,
+    );
+    expect(event.data).toMatchObject({
+      cancelledBy: 'staff',
+      cancelledByUserId: adminId,
+      reason: 'Customer in hospital',
+      band: 'no_refund',
+      refundPercent: 0,
+      refund: '465.58',
+      fee: '465.58',
+      feeWaived: true,
+      paymentIntentId,
+    });
+    const { rows } = await app.pg.query(
+      `SELECT cancelled_by_user_id::text AS who FROM booking.bookings WHERE job_id = $1`,
+      [jobId],
+    );
+    expect(rows[0].who).toBe(adminId);
+    expect(await isFree(date, '2-4 PM')).toBe(true);
+    // The customer's page says so; a second cancel is refused.
+    expect((await get(token)).body).toMatchObject({
+      status: 'cancelled',
+      cancelled: { cancelledBy: 'staff' },
+    });
+    expect(
+      (await app.request('POST', `/api/dashboard/bookings/${jobId}/cancel`, { reason: 'again' }, admin))
+        .status,
+    ).toBe(409);
+    expect(
+      (await app.request('POST', `/api/dashboard/bookings/${randomUUID()}/cancel`, { reason: 'x' }, admin))
+        .status,
+    ).toBe(404);
+  });
+
+  it('pay on site, not waived: the fee stands', async () => {
+    const date = nextDay();
+    const { jobId } = await book(date, '10-12 AM');
+    app.clock.set(new Date(startOf(date, '10-12 AM').getTime() - 20 * HOUR));
+    const res = await app.request(
+      'POST',
+      `/api/dashboard/bookings/${jobId}/cancel`,
+      { reason: 'Customer called' },
+      app.identity('admin'),
+    );
+    expect(res.body).toMatchObject({
+      cancelled: { band: 'half_refund', refund: '0.00', fee: '243.90', feeWaived: false },
+    });
+  });
+});

@@ -9,6 +9,8 @@ describe('matchRoute', () => {
     ['/api/manage/tok3n/photos', 'booking', 'public', true],
     ['/api/bookings/7f0c/photos', 'booking', 'public', true],
     ['/api/bookings', 'booking', 'public', undefined],
+    ['/api/dashboard/bookings/7f0c/cancel', 'booking', 'admin', undefined],
+    ['/api/dashboard/bookings/7f0c/cancellation', 'booking', 'admin', undefined],
     // Refunds of cancelled prepaid bookings and their retry: billing, admins only (issue 18).
     ['/api/dashboard/refunds', 'billing', 'admin', undefined],
     ['/api/dashboard/refunds/0b5c1f52-4c1e-4c7e-9d6a-2f0f6d1e9a11/retry', 'billing', 'admin', undefined],

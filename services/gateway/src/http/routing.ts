@@ -17,6 +17,8 @@ export const ROUTES: Route[] = [
   // Staff photo viewer is served by booking, which owns the photo bytes.
   { pattern: /^\/api\/dashboard\/jobs\/[^/]+\/photos\/[^/]+\/?$/, upstream: 'booking', access: 'staff' },
   { prefix: '/api/dashboard/timeslots', upstream: 'booking', access: 'admin' },
+  // Cancelling a job's booking under the cancellation policy (issue 18): booking owns the slot and the terms.
+  { prefix: '/api/dashboard/bookings', upstream: 'booking', access: 'admin' },
   { prefix: '/api/dashboard/jobs-with-details', upstream: 'jobs', access: 'staff' },
   { prefix: '/api/dashboard/jobs', upstream: 'jobs', access: 'staff' },
   { prefix: '/api/dashboard/technicians', upstream: 'jobs', access: 'staff' },
