@@ -283,11 +283,9 @@ export class ManageBooking {
         const problem = c.by === 'staff' ? changeProblem(state) : cancelProblem(state);
         if (problem) throw conflict(problem, undefined, isCancelled(state) ? 'cancelled' : 'started');
         const policy = termsAt({ ...b, ...state }, now);
-        // A waived fee is not charged: a prepaid customer gets it back with the refund.
-        const refund =
-          c.waiveFee && policy.refund + policy.fee > 0n && b.paymentStatus === 'paid' && b.amountPaid
-            ? policy.refund + policy.fee
-            : policy.refund;
+        // A waived fee is not charged: a customer who paid online gets it back with the refund (the whole charge).
+        const paidOnline = b.paymentStatus === 'paid' && b.amountPaid !== null;
+        const refund = c.waiveFee && paidOnline ? policy.refund + policy.fee : policy.refund;
         const terms = { ...termsView(policy), refund: formatMoney(refund) };
         await releaseReservation(tx, b.jobId, 'cancelled', now);
         await markCancelled(tx, b.id, {
