@@ -460,3 +460,100 @@ describe('refunds of cancelled prepaid bookings (Stripe fake, real SDK)', () => 
     expect(await refundOf(waived.jobId)).toBeNull();
   });
 });
+
+describe('refunds in the labelled test mode (no Stripe keys)', () => {
+  let svc: TestBilling;
+  let bookings: Map<string, object>;
+  let booking: Awaited<ReturnType<typeof fakeBooking>>;
+
+  beforeAll(async () => {
+    bookings = new Map();
+    booking = await fakeBooking(bookings);
+    svc = await startTestBilling('billing-refunds-test-mode', { BOOKING_URL: booking.url });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await booking?.close();
+  });
+
+  it('a cancelled test-card booking is refunded locally at once (mode test, test_re_ id); a refund never queued is picked up by the sweep', async () => {
+    const jobId = randomUUID();
+    const token = randomBytes(24).toString('base64url');
+    bookings.set(token, {
+      quoteId: randomUUID(),
+      jobId,
+      bookingToken: 'x',
+      amount: '417.80',
+      currency: 'AUD',
+      status: 'quoted',
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+      serviceType: 'new-tyres',
+      customer: { name: 'Tess Testmode', email: 'tess@example.com', phone: '0433333333' },
+    });
+    const intent = await svc.http().post('/api/create-payment-intent-token').send({ bookingToken: token });
+    expect(intent.body.paymentIntentId).toMatch(/^test_pi_/);
+    const confirmed = await svc
+      .http()
+      .post('/api/payments/test-mode/confirm')
+      .send({ clientSecret: intent.body.clientSecret, cardNumber: '4242 4242 4242 4242' });
+    expect(confirmed.body.status).toBe('succeeded');
+    const job = bookingCreated({
+      jobId,
+      tyreQuantity: 2,
+      tyreBrand: null,
+      customerValue: '417.80',
+      paymentMethod: 'prepaid',
+      paymentStatus: 'paid',
+      stripePaymentIntentId: intent.body.paymentIntentId,
+    });
+    await svc.publish(BookingCreated, job);
+    await waitFor(() =>
+      svc.ctx.db.customerInvoice.findUnique({ where: { paymentIntentId: intent.body.paymentIntentId } }),
+    );
+    await svc.publish(BookingCancelled, {
+      jobId,
+      jobNumber: job.jobNumber,
+      slot: { scheduledDate: '2026-11-27', timeSlot: '10-12 AM' },
+      cancelledAt: new Date().toISOString(),
+      cancelledBy: 'customer',
+      band: 'full_refund',
+      refundPercent: 100,
+      refund: '424.90',
+      fee: '0.00',
+      feeWaived: false,
+      paymentMethod: 'prepaid',
+      paymentIntentId: intent.body.paymentIntentId,
+    });
+    const refund = await waitFor(
+      async () => {
+        const r = await svc.ctx.db.refund.findUnique({ where: { jobId } });
+        return r?.status === 'succeeded' ? r : undefined;
+      },
+      { timeoutMs: 10_000, message: 'test-mode refund succeeded' },
+    );
+    expect(refund).toMatchObject({ mode: 'test', attempts: 1 });
+    expect(refund.providerRefundId).toMatch(/^test_re_/);
+    const listed = await svc
+      .http()
+      .get('/api/dashboard/refunds')
+      .set('x-identity-token', svc.token(svc.admin));
+    expect(listed.body).toEqual([
+      expect.objectContaining({ id: refund.id, mode: 'test', status: 'succeeded' }),
+    ]);
+
+    // As if its job had been lost (Redis down when it was recorded): requested, nothing queued for this round.
+    await svc.ctx.db.refund.update({
+      where: { id: refund.id },
+      data: { status: 'requested', providerRefundId: null, succeededAt: null },
+    });
+    expect(await svc.ctx.refunds.sweep(0)).toBe(1);
+    const swept = await waitFor(
+      async () => {
+        const r = await svc.ctx.db.refund.findUnique({ where: { id: refund.id } });
+        return r?.status === 'succeeded' ? r : undefined;
+      },
+      { timeoutMs: 10_000, message: 'swept refund done' },
+    );
+    expect(swept.attempts).toBe(2);
+  });
+});
