@@ -1,5 +1,6 @@
 import { createInbox, type TransactionRunner } from '@tyres/events';
 import { createServiceRuntime, serviceHttp, type Logger, type ServiceRuntime } from '@tyres/service-kit';
+import { BookingChangeFacts } from './app/booking-changes';
 import { BookingFacts } from './app/bookings';
 import { InvoiceFacts } from './app/invoices';
 import { JobUseCases } from './app/jobs';
@@ -8,6 +9,7 @@ import type { ReservationApi } from './app/reservations';
 import { SlotChanges } from './app/slot-changes';
 import { TechnicianUseCases } from './app/technicians';
 import type { Config } from './config';
+import { BookingChanges } from './db/booking-changes';
 import { createDb, DB_SCHEMA, type Db, type Tx } from './db/client';
 import { InvoiceRecords } from './db/invoice-records';
 import { JobsRepository } from './db/jobs-repository';
@@ -67,14 +69,20 @@ export async function startJobsService(
   });
   const lineItems = new LineItemUseCases({ db, jobs: jobsRepo, lineItems: lineItemsRepo });
   const technicians = new TechnicianUseCases({ staff });
-  const bookings = new BookingFacts({ jobs: jobsRepo, invoices: invoiceRecords });
+  const bookingChanges = new BookingChangeFacts({
+    jobs: jobsRepo,
+    changes: new BookingChanges(),
+    outbox,
+    logger,
+  });
+  const bookings = new BookingFacts({ jobs: jobsRepo, invoices: invoiceRecords, changes: bookingChanges });
   const invoices = new InvoiceFacts({ jobs: jobsRepo, invoices: invoiceRecords, outbox });
 
   const inbox = createInbox(db as unknown as TransactionRunner<Tx>, {
     schema: DB_SCHEMA,
     transactionOptions: { timeout: 15_000 },
   });
-  subscribeJobs(runtime.bus, jobsHandlers({ inbox, wake, bookings, invoices, technicians }));
+  subscribeJobs(runtime.bus, jobsHandlers({ inbox, wake, bookings, bookingChanges, invoices, technicians }));
 
   const started = await runtime.listen(
     serviceHttp({

@@ -9,15 +9,18 @@ import { weekdayName } from '@tyres/kernel';
 import type { Tx } from '../db/client';
 import type { InvoiceRecords } from '../db/invoice-records';
 import type { JobsRepository } from '../db/jobs-repository';
+import type { BookingChangeFacts } from './booking-changes';
 
 /**
  * What booking and payments tell the jobs service: a job is adopted from BookingCreated, and photos and payments are
  * kept by job id. Each use case runs in the inbox transaction of its event (src/events/handlers.ts). No order between
  * producers is assumed: a photo, payment or purchase invoice that arrives before its BookingCreated is stored by job
- * id and shows up once the job exists.
+ * id and shows up once the job exists; so do booking's later changes (./booking-changes.ts).
  */
 export class BookingFacts {
-  constructor(private readonly deps: { jobs: JobsRepository; invoices: InvoiceRecords }) {}
+  constructor(
+    private readonly deps: { jobs: JobsRepository; invoices: InvoiceRecords; changes: BookingChangeFacts },
+  ) {}
 
   /** Creates the job with booking's id and number, status new, and booking's payment state. */
   async bookingCreated(tx: Tx, event: EventOf<typeof BookingCreated>): Promise<void> {
@@ -67,6 +70,8 @@ export class BookingFacts {
     const payment = await jobs.firstPayment(tx, d.jobId);
     if (payment && d.paymentStatus !== 'paid')
       await jobs.setPaid(tx, d.jobId, d.stripePaymentIntentId ?? payment.paymentIntentId);
+    // Reschedules, cancellations and corrections booking made before this event reached us.
+    await this.deps.changes.applyWaiting(tx, d.jobId);
   }
 
   /** Photo metadata; the bytes stay with booking. */

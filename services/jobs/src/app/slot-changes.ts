@@ -68,7 +68,7 @@ export class SlotChanges {
         );
       const from: Slot = { scheduledDate: job.scheduledDate, timeSlot: job.timeSlot };
       if (from.scheduledDate === to.scheduledDate && from.timeSlot === to.timeSlot) return undefined;
-      await jobs.moveSlot(tx, id, { ...to, scheduledDay: weekdayName(to.scheduledDate) });
+      await jobs.moveSlot(tx, id, { ...to, scheduledDay: weekdayName(to.scheduledDate) }, this.now());
       const after = await rereadJob(jobs, tx, id);
       await this.deps.outbox.enqueue(tx, [
         jobRescheduled(after, from, actor.identity.id, this.now(), requestMeta(actor)),

@@ -28,7 +28,8 @@ const JOB_COLUMNS = `
   j."payment_status" AS "paymentStatus", j."stripe_payment_intent_id" AS "stripePaymentIntentId", j."channel",
   j."created_at" AS "createdAt", j."updated_at" AS "updatedAt", j."in_progress_at" AS "inProgressAt",
   j."completed_at" AS "completedAt", j."invoiced_at" AS "invoicedAt", j."paid_at" AS "paidAt",
-  j."cancelled_at" AS "cancelledAt", j."cancelled_by" AS "cancelledBy", j."deleted_at" AS "deletedAt",
+  j."cancelled_at" AS "cancelledAt", j."cancelled_by" AS "cancelledBy",
+  j."cancellation_reason" AS "cancellationReason", j."slot_changed_at" AS "slotChangedAt", j."deleted_at" AS "deletedAt",
   j."deleted_by" AS "deletedBy"`;
 
 export interface ListQuery {
@@ -146,9 +147,18 @@ export type NewJob = Omit<
   | 'paidAt'
   | 'cancelledAt'
   | 'cancelledBy'
+  | 'cancellationReason'
+  | 'slotChangedAt'
   | 'deletedAt'
   | 'deletedBy'
 >;
+
+/** The details a customer may correct (BookingUpdated); absent = unchanged, notes null = cleared. */
+export interface DetailChanges {
+  phone?: string;
+  notes?: string | null;
+  vehicle?: { make: string; model: string; year: number; color?: string | null; registration: string };
+}
 
 /** A status change as the use case decided it: the status, the time column it sets, and the payment state. */
 export interface StatusChange {
@@ -281,8 +291,38 @@ export class JobsRepository {
     });
   }
 
-  async cancel(tx: Tx, id: string, by: string, at: Date): Promise<void> {
-    await tx.job.update({ where: { id }, data: { status: 'cancelled', cancelledAt: at, cancelledBy: by } });
+  /** Status cancelled; `by` is the staff member (null: the customer), `reason` as booking recorded it. */
+  async cancel(tx: Tx, id: string, by: string | null, at: Date, reason: string | null = null): Promise<void> {
+    await tx.job.update({
+      where: { id },
+      data: { status: 'cancelled', cancelledAt: at, cancelledBy: by, cancellationReason: reason },
+    });
+  }
+
+  /** The reason of a cancellation booking announced for a job that was cancelled here already without one. */
+  async setCancellationReason(tx: Tx, id: string, reason: string): Promise<void> {
+    await tx.job.update({ where: { id }, data: { cancellationReason: reason } });
+  }
+
+  /** The customer's corrections (BookingUpdated): only the fields given. */
+  async updateDetails(tx: Tx, id: string, changes: DetailChanges): Promise<void> {
+    const v = changes.vehicle;
+    await tx.job.update({
+      where: { id },
+      data: {
+        ...(changes.phone !== undefined ? { customerPhone: changes.phone } : {}),
+        ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
+        ...(v
+          ? {
+              vehicleMake: v.make,
+              vehicleModel: v.model,
+              vehicleYear: v.year,
+              vehicleColor: v.color ?? null,
+              vehicleRegistration: v.registration,
+            }
+          : {}),
+      },
+    });
   }
 
   /** Soft delete: the row stays for the accounts (who and when); every list and read leaves it out. */
@@ -298,6 +338,7 @@ export class JobsRepository {
     tx: Tx,
     id: string,
     slot: { scheduledDate: string; scheduledDay: string; timeSlot: string },
+    changedAt: Date,
   ): Promise<void> {
     await tx.job.update({
       where: { id },
@@ -305,6 +346,7 @@ export class JobsRepository {
         scheduledDate: dateToDb(slot.scheduledDate),
         scheduledDay: slot.scheduledDay,
         timeSlot: slot.timeSlot,
+        slotChangedAt: changedAt,
       },
     });
   }

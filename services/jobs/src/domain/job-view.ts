@@ -44,6 +44,8 @@ export interface JobRow {
   paidAt: Date | null;
   cancelledAt: Date | null;
   cancelledBy: string | null;
+  cancellationReason: string | null;
+  slotChangedAt: Date | null;
   deletedAt: Date | null;
   deletedBy: string | null;
 }

@@ -1,4 +1,5 @@
 import type { EventEnvelope, EventHandler, Inbox } from '@tyres/events';
+import type { BookingChangeFacts } from '../app/booking-changes';
 import type { BookingFacts } from '../app/bookings';
 import type { InvoiceFacts } from '../app/invoices';
 import type { TechnicianUseCases } from '../app/technicians';
@@ -10,6 +11,7 @@ export interface HandlerDeps {
   /** Nudges the outbox relay once a handler's transaction committed. */
   wake: () => void;
   bookings: BookingFacts;
+  bookingChanges: BookingChangeFacts;
   invoices: InvoiceFacts;
   technicians: TechnicianUseCases;
 }
@@ -20,7 +22,7 @@ export interface HandlerDeps {
  * events already handled: never rename them. What each handler consumes: ./subscriptions.ts.
  */
 export function jobsHandlers(deps: HandlerDeps) {
-  const { bookings, invoices, technicians } = deps;
+  const { bookings, bookingChanges, invoices, technicians } = deps;
   const once = <E extends EventEnvelope>(
     name: string,
     useCase: (tx: Tx, event: E) => Promise<void>,
@@ -35,6 +37,9 @@ export function jobsHandlers(deps: HandlerDeps) {
   return {
     bookingCreated: once('onBookingCreated', bookings.bookingCreated.bind(bookings)),
     bookingPhotoAdded: once('onBookingPhotoAdded', bookings.photoAdded.bind(bookings)),
+    bookingRescheduled: once('onBookingRescheduled', bookingChanges.rescheduled.bind(bookingChanges)),
+    bookingCancelled: once('onBookingCancelled', bookingChanges.cancelled.bind(bookingChanges)),
+    bookingUpdated: once('onBookingUpdated', bookingChanges.updated.bind(bookingChanges)),
     paymentSucceeded: once('onPaymentSucceeded', bookings.paymentSucceeded.bind(bookings)),
     // One inbox name for v1 and v2: an event id is one version.
     customerInvoiceIssued: once('onCustomerInvoiceIssued', invoices.issued.bind(invoices)),

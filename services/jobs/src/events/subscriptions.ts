@@ -1,6 +1,9 @@
 import {
+  BookingCancelledV1,
   BookingCreated,
   BookingPhotoAdded,
+  BookingRescheduledV1,
+  BookingUpdatedV1,
   CustomerInvoiceDeleted,
   CustomerInvoiceIssuedV1,
   CustomerInvoiceIssuedV2,
@@ -25,6 +28,10 @@ export function subscribeJobs(bus: EventBus, h: JobsHandlers): void {
   bus.subscribe(BookingCreated, h.bookingCreated);
   bus.subscribe(BookingPhotoAdded, h.bookingPhotoAdded);
   bus.subscribe(PaymentSucceeded, h.paymentSucceeded);
+  // booking's changes after booking (issue 18: manage my booking, staff cancels): the job follows.
+  bus.subscribe(BookingRescheduledV1, h.bookingRescheduled);
+  bus.subscribe(BookingCancelledV1, h.bookingCancelled);
+  bus.subscribe(BookingUpdatedV1, h.bookingUpdated);
   // billing's customer invoices: the delete guard, and the job follows them once its work is done. Billing emits
   // v2; v1 events may still be queued: both versions, same handlers.
   bus.subscribe(CustomerInvoiceIssuedV1, h.customerInvoiceIssued);
