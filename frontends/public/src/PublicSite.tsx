@@ -16,6 +16,8 @@ import TermsPage from './pages/TermsPage';
 // Content-Security-Policy blocks, which left these pages showing "Loading…" to crawlers and before hydration.
 // Pages that are never prerendered (the checkout, with Stripe) load on demand.
 const CheckoutPage = lazy(() => import(/* webpackChunkName: "page-checkout" */ './checkout/CheckoutPage'));
+// "Manage my booking" (issue 18): opened from the confirmation email's link, never prerendered (personal data).
+const ManagePage = lazy(() => import(/* webpackChunkName: "page-manage" */ './manage/ManagePage'));
 
 function PageLoading() {
   return (
@@ -96,6 +98,14 @@ export function PublicSite(props: RemoteAppProps) {
               element={
                 <Suspense fallback={<PageLoading />}>
                   <CheckoutPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="manage/:token"
+              element={
+                <Suspense fallback={<PageLoading />}>
+                  <ManagePage />
                 </Suspense>
               }
             />

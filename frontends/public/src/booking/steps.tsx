@@ -5,10 +5,11 @@ import { SERVICE_OPTIONS, PREPAID_SAVING } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { formatMoney, moneyCents } from '../site/format';
 import { AddressField } from './AddressField';
-import { useTimeSlots, useTyrePrice, type PriceQuote } from './api';
+import { useTyrePrice, type PriceQuote } from './api';
 import { Calendar } from './Calendar';
+import { SlotPicker } from './SlotPicker';
 import { FieldError, TextField } from './fields';
-import { isSlotPast, perthToday, TIME_SLOTS } from '@tyres/kernel';
+import { perthToday } from '@tyres/kernel';
 import { digitsOnly, MESSAGES, type BookingValues } from './schema';
 
 export interface StepHeadingProps {
@@ -31,11 +32,9 @@ export function DateStep(props: StepHeadingProps) {
   const date = useWatch({ control, name: 'date' });
   const timeSlot = useWatch({ control, name: 'timeSlot' });
   const today = perthToday();
-  const slots = useTimeSlots(date);
   const dateLabelId = useId();
   const dateErrorId = useId();
   const slotErrorId = useId();
-  const now = new Date();
   const { errors } = formState;
 
   return (
@@ -56,60 +55,13 @@ export function DateStep(props: StepHeadingProps) {
       />
       <FieldError id={dateErrorId} message={errors.date?.message} />
 
-      <fieldset className="bk-fieldset" aria-describedby={errors.timeSlot ? slotErrorId : undefined}>
-        <legend className="bk-label">Time slot</legend>
-        {!date && <p className="bk-hint">Choose a date to see the available times.</p>}
-        {date && slots.isPending && (
-          <p className="bk-hint" role="status">
-            <span className="pub-spinner pub-spinner--sm" aria-hidden="true" /> Checking availability…
-          </p>
-        )}
-        {date && slots.isError && (
-          <div className="bk-inline-error" role="alert">
-            <p>{MESSAGES.slotsFailed}</p>
-            <button type="button" className="pub-btn pub-btn--outline" onClick={() => void slots.refetch()}>
-              Try again
-            </button>
-          </div>
-        )}
-        {date && slots.data && (
-          <div className="bk-slots">
-            {TIME_SLOTS.map(({ slot }) => {
-              const state = slots.data.find((s) => s.slot === slot);
-              const passed = isSlotPast(date, slot, now);
-              const available = !passed && state?.isAvailable === true;
-              const reason = passed
-                ? 'Time has passed'
-                : available
-                  ? null
-                  : state?.blockedReason || 'Unavailable';
-              const reasonId = `${slotErrorId}-${slot.replace(/\W+/g, '')}`;
-              return (
-                <label
-                  key={slot}
-                  className={`bk-choice bk-slot${available ? '' : ' bk-choice--disabled'}${timeSlot === slot ? ' bk-choice--checked' : ''}`}
-                >
-                  <input
-                    type="radio"
-                    name="timeSlot"
-                    value={slot}
-                    checked={timeSlot === slot}
-                    disabled={!available}
-                    aria-describedby={reason ? reasonId : undefined}
-                    onChange={() => setValue('timeSlot', slot, { shouldValidate: true })}
-                  />
-                  <span className="bk-choice__label">{slot}</span>
-                  {reason && (
-                    <span id={reasonId} className="bk-choice__hint">
-                      {reason}
-                    </span>
-                  )}
-                </label>
-              );
-            })}
-          </div>
-        )}
-      </fieldset>
+      <SlotPicker
+        date={date}
+        value={timeSlot}
+        idBase={slotErrorId}
+        errorId={errors.timeSlot ? slotErrorId : undefined}
+        onChange={(slot) => setValue('timeSlot', slot, { shouldValidate: true })}
+      />
       <FieldError id={slotErrorId} message={errors.timeSlot?.message} />
     </div>
   );

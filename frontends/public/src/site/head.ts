@@ -20,6 +20,7 @@ export function headTags(meta: PageMeta, siteUrl: string, siteName: string): Hea
     { tag: 'meta', attrs: { name: 'keywords', content: meta.keywords } },
   ];
   if (meta.noindex) tags.push({ tag: 'meta', attrs: { name: 'robots', content: 'noindex' } });
+  if (meta.noReferrer) tags.push({ tag: 'meta', attrs: { name: 'referrer', content: 'no-referrer' } });
   tags.push(
     { tag: 'link', attrs: { rel: 'canonical', href: url } },
     { tag: 'meta', attrs: { property: 'og:type', content: meta.ogType } },

@@ -24,6 +24,8 @@ export interface PageMeta {
   canonicalPath: string;
   /** Pages that must not be indexed (404, checkout). */
   noindex?: boolean;
+  /** Pages whose address is a secret (the manage link's token): sent to no other site as a referrer. */
+  noReferrer?: boolean;
   ogType: 'website' | 'article';
   /** JSON-LD objects, each written as its own <script type="application/ld+json">. */
   jsonLd: object[];
@@ -214,6 +216,23 @@ export function checkoutMeta(ctx: MetaContext, path: string): PageMeta {
     keywords: 'checkout',
     canonicalPath: path,
     noindex: true,
+    ogType: 'website',
+    jsonLd: [],
+  };
+}
+
+/**
+ * /manage/{token}: never indexed, and the token stays out of the canonical link, the Open Graph URL and any
+ * referrer (the address is the customer's key to their booking).
+ */
+export function manageMeta(ctx: MetaContext): PageMeta {
+  return {
+    title: `Manage Your Booking | ${ctx.business.name}`,
+    description: 'Check, reschedule or cancel your mobile tyre booking.',
+    keywords: 'manage booking',
+    canonicalPath: '/manage',
+    noindex: true,
+    noReferrer: true,
     ogType: 'website',
     jsonLd: [],
   };

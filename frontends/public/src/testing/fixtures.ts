@@ -144,6 +144,88 @@ export function addressSuggestions(): BookingSchemas['AddressSuggestion'][] {
   ];
 }
 
+/**
+ * GET /api/manage/{token}: a pay-on-site booking 3 days ahead, every action open, cancelling now free (24+ hours).
+ * The variants below change only what their state needs.
+ */
+export function managedBooking(
+  overrides: Partial<BookingSchemas['ManagedBooking']> = {},
+): BookingSchemas['ManagedBooking'] {
+  return {
+    reference: 'JOB-000123',
+    status: 'confirmed',
+    customerName: 'Jane Citizen',
+    serviceType: 'new-tyres',
+    scheduledDate: '2026-11-24',
+    timeSlot: '12-2 PM',
+    slotStartsAt: '2026-11-24T04:00:00.000Z',
+    address: { street: '12 Smith Street', suburb: 'Rockingham', postcode: '6168' },
+    vehicle: { make: 'Toyota', model: 'Corolla', year: 2018, color: null, registration: '1ABC234' },
+    phone: '0412 345 678',
+    notes: 'Gate code 1234',
+    tyreSize: '205/55R16',
+    tyreQuantity: 2,
+    price: '457.80',
+    paymentMethod: 'onsite',
+    paymentStatus: 'pending',
+    amountPaid: null,
+    photoCount: 1,
+    can: { reschedule: true, cancel: true, change: true },
+    cancellation: {
+      band: 'full_refund',
+      description: '24 hours or more before the booking: full refund',
+      hoursBefore: 72,
+      refundPercent: 100,
+      refund: '0.00',
+      fee: '0.00',
+    },
+    cancelled: null,
+    ...overrides,
+  };
+}
+
+/** A prepaid booking, paid by card (price + 1.7%), in the terms band given. */
+export function prepaidManagedBooking(
+  band: 'full_refund' | 'half_refund' | 'no_refund' = 'full_refund',
+): BookingSchemas['ManagedBooking'] {
+  const terms = {
+    full_refund: { hoursBefore: 72, refundPercent: 100, refund: '465.58', fee: '0.00' },
+    half_refund: { hoursBefore: 18, refundPercent: 50, refund: '232.79', fee: '232.79' },
+    no_refund: { hoursBefore: 6, refundPercent: 0, refund: '0.00', fee: '465.58' },
+  }[band];
+  const description = {
+    full_refund: '24 hours or more before the booking: full refund',
+    half_refund: '12 to 24 hours before the booking: 50% refund',
+    no_refund: 'Less than 12 hours before the booking: no refund',
+  }[band];
+  return managedBooking({
+    paymentMethod: 'prepaid',
+    paymentStatus: 'paid',
+    amountPaid: '465.58',
+    cancellation: { band, description, ...terms },
+  });
+}
+
+/** The answer of POST /api/manage/{token}/cancel for a prepaid booking cancelled 24+ hours ahead. */
+export function cancelledManagedBooking(): BookingSchemas['ManagedBooking'] {
+  return {
+    ...prepaidManagedBooking('full_refund'),
+    status: 'cancelled',
+    can: { reschedule: false, cancel: false, change: false },
+    cancellation: null,
+    cancelled: {
+      cancelledAt: '2026-11-21T02:00:00.000Z',
+      cancelledBy: 'customer',
+      reason: null,
+      band: 'full_refund',
+      refundPercent: 100,
+      refund: '465.58',
+      fee: '0.00',
+      feeWaived: false,
+    },
+  };
+}
+
 const booking = answerOf<BookingPaths>('booking');
 const billing = answerOf<BillingPaths>('billing');
 
@@ -160,6 +242,9 @@ export const PUBLIC_FIXTURES: readonly AnswerFixture[] = [
   booking('post', '/api/bookings', 201, bookingConfirmation()),
   booking('get', '/api/booking-token/{token}', 200, bookingByToken()),
   booking('get', '/api/addresses/suggestions', 200, addressSuggestions()),
+  booking('get', '/api/manage/{token}', 200, managedBooking()),
+  booking('get', '/api/manage/{token}', 200, prepaidManagedBooking('half_refund')),
+  booking('post', '/api/manage/{token}/cancel', 200, cancelledManagedBooking()),
   billing('post', '/api/create-payment-intent-token', 200, paymentIntent()),
   billing('post', '/api/payments/test-mode/confirm', 200, testPaymentConfirmed()),
 ];
