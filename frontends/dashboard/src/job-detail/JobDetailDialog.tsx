@@ -14,6 +14,7 @@ import { formatDate, formatTimestamp } from '../lib/dates';
 import { dialable, serviceLabel, statusLabel, vehicleLine } from '../lib/format';
 import { formatMoney } from '../lib/money';
 import { deleteJobMessage } from '../tabs/JobsTab';
+import { CancelJobDialog } from './CancelJobDialog';
 import { JobInvoices } from './JobInvoices';
 import { JobPhotos } from './JobPhotos';
 import { jobProgress } from './progress';
@@ -106,7 +107,10 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
   const notify = useNotify();
   const deleteJob = useDeleteJob();
   const [rescheduleOpen, setRescheduleOpen] = useState(false);
+  const [cancelOpen, setCancelOpen] = useState(false);
   const canReschedule = isAdmin && (job.status === 'new' || job.status === 'in-progress');
+  // Cancel under the policy (booking records it and frees the slot): work not finished yet, as a staff cancel.
+  const canCancel = canReschedule;
   const canInvoice = INVOICEABLE_STATUSES.includes(job.status);
   if (!canReschedule && !canInvoice && !isAdmin) return null;
 
@@ -118,6 +122,11 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
       <Space wrap>
         {canReschedule && <Button onClick={() => setRescheduleOpen(true)}>Reschedule</Button>}
         {canInvoice && <Button onClick={() => nav.newInvoice(job.id)}>Create Invoice</Button>}
+        {canCancel && (
+          <Button danger onClick={() => setCancelOpen(true)}>
+            Cancel Job
+          </Button>
+        )}
         {isAdmin && (
           <Button
             danger
@@ -143,6 +152,7 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
       {canReschedule && (
         <RescheduleDialog job={job} open={rescheduleOpen} onClose={() => setRescheduleOpen(false)} />
       )}
+      {canCancel && cancelOpen && <CancelJobDialog job={job} open onClose={() => setCancelOpen(false)} />}
     </section>
   );
 }
