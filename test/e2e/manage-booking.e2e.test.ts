@@ -1,6 +1,6 @@
 /**
- * End-to-end: "manage my booking" (issue 18, item 1) against the real stack in headless Chromium. A customer's
- * prepaid booking is paid in billing's test mode; the test reads the manage link from the confirmation email that
+ * End-to-end: "manage my booking" (issue 18, item 1) against the real stack in headless Chromium. A customer books
+ * and pays on a phone (booking dialog, then the test-mode checkout); the test reads the manage link from the confirmation email that
  * notify recorded (its delivery log, through the admin API), opens it on a phone, moves the booking to another slot,
  * then cancels more than 24 hours ahead and sees the full-refund wording before and after confirming. An unknown
  * token shows the "not valid" page with the call button. Screenshots at 390 and 1366 px go to /tmp/manage-*.png.
@@ -8,7 +8,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { ApiSession, ADMIN_PASSWORD, ADMIN_USERNAME } from './dashboard-helpers';
 import { assertStackIsUp, BASE_URL, launchBrowser, openPage, type PageHandle } from './browser';
-import { dayLabel } from './public-helpers';
+import {
+  bookingDialog,
+  dayLabel,
+  expectStep,
+  fillContact,
+  fillLocation,
+  next,
+  pickDateAndSlot,
+} from './public-helpers';
 
 jest.setTimeout(180_000);
 
@@ -134,6 +142,45 @@ async function manageLinkFromEmail(jobId: string): Promise<string> {
   return `${BASE_URL}${match[1]}`;
 }
 
+/**
+ * A prepaid puncture repair booked the way a customer does: the booking dialog, then the checkout's labelled test
+ * mode with Stripe's test card. Returns the job id from the quote's answer.
+ */
+async function bookAndPayOnThePhone(page: Page, date: string, slot: string): Promise<string> {
+  await page.goto(`${BASE_URL}/`);
+  await page.getByRole('button', { name: 'Book Service Now' }).click();
+  const dialog = bookingDialog(page);
+  await expectStep(dialog, 1);
+  await pickDateAndSlot(dialog, date, slot);
+  await next(dialog);
+  await expectStep(dialog, 2);
+  await dialog.getByRole('radio', { name: /^Puncture Repair/ }).check();
+  await next(dialog);
+  await expectStep(dialog, 4);
+  await fillLocation(dialog);
+  await next(dialog);
+  await expectStep(dialog, 5);
+  await next(dialog);
+  await expectStep(dialog, 6);
+  await fillContact(dialog, 'E2E Manage Customer');
+  const quoted = page.waitForResponse(
+    (res) => new URL(res.url()).pathname === '/api/bookings/quote' && res.request().method() === 'POST',
+  );
+  await dialog.getByRole('button', { name: 'Confirm & Pay' }).click();
+  const quote = await quoted;
+  expect(quote.status()).toBe(201);
+  const { jobId } = (await quote.json()) as { jobId: string };
+  await dialog.getByRole('button', { name: 'Continue to Secure Payment' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/checkout/'));
+  const pay = page.getByRole('region', { name: 'Card payment' });
+  await pay.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await pay.getByLabel('Expiry (MM/YY)').fill('12/30');
+  await pay.getByLabel('Security code (CVC)').fill('123');
+  await pay.getByRole('button', { name: /^Pay \$/ }).click();
+  await page.getByRole('heading', { name: 'Payment successful – your booking is confirmed' }).waitFor();
+  return jobId;
+}
+
 async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/manage-${name}.png`, fullPage: true });
 }
@@ -146,13 +193,12 @@ describe('manage my booking', () => {
   });
 
   test('phone: open the link from the email, reschedule, then cancel 24+ hours ahead with a full refund', async () => {
-    const first = await freeSlotFrom(3);
-    const email = `manage-${Date.now().toString(36)}@example.com`;
-    const jobId = await bookAndPay(first.date, first.slot, email);
-    const link = await manageLinkFromEmail(jobId);
-
     handle = await openPage(requireBrowser(), 'phone');
     const { page, errors } = handle;
+    const first = await freeSlotFrom(3);
+    const jobId = await bookAndPayOnThePhone(page, first.date, first.slot);
+    const link = await manageLinkFromEmail(jobId);
+
     await page.goto(link);
     await page.getByRole('heading', { name: 'Your booking', level: 1 }).waitFor();
     const details = page.getByRole('region', { name: 'Booking details' });
@@ -214,10 +260,24 @@ describe('manage my booking', () => {
     expect(errors).toEqual([]);
   });
 
-  test('desktop: a live booking at 1366 px, and an unknown link says so with the number to call', async () => {
+  test('desktop: a live booking at 1366 px and 360 px, and an unknown link says so with the number to call', async () => {
     const slot = await freeSlotFrom(3);
     const jobId = await bookAndPay(slot.date, slot.slot, `manage-d-${Date.now().toString(36)}@example.com`);
     const link = await manageLinkFromEmail(jobId);
+
+    // The narrowest phone the site supports: nothing wider than the screen, the details panel open.
+    const small = await openPage(requireBrowser(), { width: 360, height: 740, mobile: true });
+    try {
+      await small.page.goto(link);
+      await small.page.getByRole('button', { name: 'Correct details' }).click();
+      await small.page.getByRole('form', { name: 'Correct your details' }).waitFor();
+      expect(await small.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await screenshot(small.page, 'phone-360-details');
+      expect(small.errors).toEqual([]);
+    } finally {
+      await small.context.close();
+    }
+
     handle = await openPage(requireBrowser(), 'desktop');
     const { page, errors } = handle;
     await page.goto(link);
