@@ -219,3 +219,56 @@ describe('job detail: Cancel Job', () => {
     expect(screen.queryByRole('button', { name: 'Cancel Job' })).not.toBeInTheDocument();
   });
 });
+
+describe('job detail: the cancellation record', () => {
+  test('a cancelled job shows who cancelled, why, and the terms booking applied (fee waived)', async () => {
+    stubFetch({
+      'GET /api/dashboard/jobs/*': jobDetail({
+        ...theJob,
+        status: 'cancelled',
+        scheduleStatus: 'cancelled',
+        cancelledAt: '2026-12-09T18:00:00.000Z',
+      }),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+      [`GET ${CANCELLATION_PATH}`]: {
+        ...bookingView(PREPAID),
+        status: 'cancelled',
+        cancelled: {
+          cancelledAt: '2026-12-09T18:00:00.000Z',
+          cancelledBy: 'staff',
+          reason: 'Customer in hospital',
+          band: 'no_refund',
+          refundPercent: 0,
+          refund: '762.55',
+          fee: '762.55',
+          feeWaived: true,
+        },
+      },
+    });
+    renderWithApp(<JobDetailDialog jobId={theJob.id} onClose={() => undefined} />);
+    const section = (
+      await screen.findByRole('heading', { name: 'Cancellation' }, { timeout: 10_000 })
+    ).closest('section')!;
+    await within(section).findByText('Customer in hospital');
+    expect(section).toHaveTextContent(/Cancelled.* by staff/);
+    expect(section).toHaveTextContent('Less than 12 hours before the booking: no refund');
+    expect(section).toHaveTextContent('Refund$762.55');
+    expect(section).toHaveTextContent('Fee$762.55 (waived)');
+    expect(screen.queryByRole('button', { name: 'Cancel Job' })).not.toBeInTheDocument();
+  });
+
+  test('technicians do not see it', async () => {
+    stubFetch({
+      'GET /api/dashboard/jobs/*': jobDetail({
+        ...theJob,
+        status: 'cancelled',
+        scheduleStatus: 'cancelled',
+        assignedTechnicianId: TECH.id,
+      }),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+    });
+    renderWithApp(<JobDetailDialog jobId={theJob.id} onClose={() => undefined} />, { user: TECH });
+    expect(await screen.findByText('Olivia Smith', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Cancellation' })).not.toBeInTheDocument();
+  });
+});

@@ -15,6 +15,7 @@ import { dialable, serviceLabel, statusLabel, vehicleLine } from '../lib/format'
 import { formatMoney } from '../lib/money';
 import { deleteJobMessage } from '../tabs/JobsTab';
 import { CancelJobDialog } from './CancelJobDialog';
+import { CancellationRecord } from './CancellationRecord';
 import { JobInvoices } from './JobInvoices';
 import { JobPhotos } from './JobPhotos';
 import { jobProgress } from './progress';
@@ -158,6 +159,7 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
 }
 
 function JobDetailBody({ job, onClose }: { job: Job; onClose: () => void }) {
+  const { isAdmin } = useDashboard();
   // The invoice Generate found already made for this job (billing's 409), pointed out in Customer Invoices.
   const [existingInvoice, setExistingInvoice] = useState<{ message: string } | null>(null);
   const tyres = job.tyreSize ? `${job.tyreSize}${job.tyreQuantity ? ` × ${job.tyreQuantity}` : ''}` : null;
@@ -240,6 +242,7 @@ function JobDetailBody({ job, onClose }: { job: Job; onClose: () => void }) {
       </div>
       <div className="dash-detail__secondary">
         <Progress job={job} />
+        {isAdmin && job.status === 'cancelled' && <CancellationRecord job={job} />}
         <JobPhotos job={job} />
         <JobInvoices job={job} existing={existingInvoice} />
         <PurchaseInvoices job={job} />
