@@ -4,7 +4,7 @@ import { formatMoney, parseMoneyInput, type Cents } from '@tyres/kernel';
 import { conflict, notFound, type Logger } from '@tyres/service-kit';
 import type { Db, Tx } from '../db/client';
 import type { Refund } from '../db/generated/client';
-import { findJob } from '../db/jobs';
+import { claimJobCancellation, findJob } from '../db/jobs';
 import { findPaymentByIntent } from '../db/payments';
 import {
   findRefund,
@@ -89,6 +89,12 @@ export class Refunds {
     const data = event.data;
     const job = await findJob(tx, data.jobId);
     if (!job) throw new JobNotKnownYet(data.jobId);
+    // A job is cancelled once: a second BookingCancelled for it (another event id) changes nothing, so neither a
+    // second refund nor a second fee invoice can come of it.
+    if (!(await claimJobCancellation(tx, data.jobId, event.id))) {
+      log.warn({ jobId: data.jobId }, 'job cancellation already applied from another event: ignored');
+      return;
+    }
     const terms: CancellationTermsInput = {
       paymentMethod: data.paymentMethod,
       refundPercent: data.refundPercent,
@@ -201,7 +207,12 @@ export class Refunds {
         paymentIntentId: refund.providerIntentId,
         amountCents: Number(centsOf(refund.amount)),
         idempotencyKey: refund.idempotencyKey,
-        metadata: { refundId: refund.id, jobId: refund.jobId, jobNumber: refund.jobNumber },
+        metadata: {
+          refundId: refund.id,
+          requestKey: refund.idempotencyKey,
+          jobId: refund.jobId,
+          jobNumber: refund.jobNumber,
+        },
       });
       const settled = await this.deps.transactions.run(async (tx) => {
         const current = await lockRefund(tx, refundId);
@@ -252,6 +263,12 @@ export class Refunds {
       const refund = await lockRefundOfProvider(tx, object.id, object.metadata?.refundId);
       if (!refund) continue;
       matched += 1;
+      // After a staff retry the refund is a new Stripe refund: a late report about the one that failed before (same
+      // refundId in its metadata, another Stripe id and request key) must not touch it.
+      const sameRequest = refund.providerRefundId
+        ? refund.providerRefundId === object.id
+        : object.metadata?.requestKey === refund.idempotencyKey;
+      if (!sameRequest) continue;
       const reported = refundStatus(typeof object.status === 'string' ? object.status : undefined);
       const status = nextRefundStatus(refund.status as RefundStatus, reported);
       if (status === refund.status && refund.providerRefundId === object.id) continue;

@@ -56,3 +56,17 @@ export async function updateJob(tx: Tx, jobId: string, change: JobChange): Promi
 export async function markJobDeleted(tx: Tx, jobId: string, at: Date): Promise<void> {
   await tx.jobSnapshot.updateMany({ where: { jobId, deletedAt: null }, data: { deletedAt: at } });
 }
+
+/**
+ * Claims the job's cancellation for one BookingCancelled event: true when this event is (now) the one applied, false
+ * when another cancellation event of the job was applied before.
+ */
+export async function claimJobCancellation(tx: Tx, jobId: string, eventId: string): Promise<boolean> {
+  const claimed = await tx.jobSnapshot.updateMany({
+    where: { jobId, cancellationEventId: null },
+    data: { cancellationEventId: eventId },
+  });
+  if (claimed.count === 1) return true;
+  const job = await tx.jobSnapshot.findUnique({ where: { jobId }, select: { cancellationEventId: true } });
+  return job?.cancellationEventId === eventId;
+}

@@ -73,6 +73,7 @@ const invoice = (): InvoiceWithJobAndItems => {
       statusAt: null,
       completedAt: null,
       deletedAt: null,
+      cancellationEventId: null,
       bookedAt: now,
       updatedAt: now,
     },

@@ -55,6 +55,7 @@ const job: JobSnapshot = {
   statusAt: at,
   completedAt: at,
   deletedAt: null,
+  cancellationEventId: null,
   bookedAt: at,
   updatedAt: at,
 };

@@ -213,16 +213,17 @@ describe('refunds of cancelled prepaid bookings (Stripe fake, real SDK)', () => 
 
   it('18 h ahead: 50% refunded, the paid invoice replaced by a paid "Cancellation fee (50%)" invoice; fee + refund = charge, GST 1/11', async () => {
     const job = await paidPrepaidBooking();
-    const eventId = await cancel(
-      cancellation(job, {
-        band: 'half_refund',
-        refundPercent: 50,
-        refund: '212.45',
-        fee: '212.45',
-        feeWaived: false,
-        paymentMethod: 'prepaid',
-      }),
-    );
+    const half = cancellation(job, {
+      band: 'half_refund',
+      refundPercent: 50,
+      refund: '212.45',
+      fee: '212.45',
+      feeWaived: false,
+      paymentMethod: 'prepaid',
+    });
+    const eventId = await cancel(half);
+    // Another cancellation event for the same job: neither a second refund nor a second fee invoice.
+    await cancel({ ...half, cancelledAt: new Date().toISOString() });
     const pending = await waitFor(
       async () => {
         const r = await refundOf(job.jobId);
@@ -413,6 +414,17 @@ describe('refunds of cancelled prepaid bookings (Stripe fake, real SDK)', () => 
     );
     expect(second.providerRefundId).not.toBe(pending.providerRefundId);
     expect(refundCalls(`refund-${eventId}-retry-1`)).toHaveLength(1);
+    // A late report about the refund that failed before (same refundId in its metadata) leaves the new one alone.
+    const late = stripe.event('refund.updated', {
+      ...stripe.refunds.get(pending.providerRefundId as string)!,
+    });
+    expect((await stripe.deliver(late)).status).toBe(200);
+    expect(await refundOf(job.jobId)).toMatchObject({
+      status: 'pending',
+      providerRefundId: second.providerRefundId,
+    });
+    await settle(second.providerRefundId as string, 'succeeded');
+    expect((await refundOf(job.jobId))?.status).toBe('succeeded');
   });
 
   it('pay on site 6 h ahead: a draft "Cancellation fee" invoice for the fee; waived: none; never a refund', async () => {
