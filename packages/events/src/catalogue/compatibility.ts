@@ -14,6 +14,11 @@ import type { JsonSchema } from './json-schema';
  * Enums: adding a value breaks old consumers (z.enum rejects the unknown value and the message is dead-lettered);
  * removing one breaks new consumers reading published events. Both are incompatible. The same holds for bounds,
  * patterns and formats: widened breaks old consumers, narrowed breaks new ones.
+ *
+ * Defaults: adding, removing or changing a `.default()` is incompatible. Parsing still succeeds, but an event
+ * without the field now reads as another value (or as missing) to new consumers, so a fold over published events
+ * gives a different answer. What JSON Schema cannot show (refinements, transforms) is checked beside this, in
+ * snapshots.ts: a recorded example must still parse, and refinements may not appear or disappear.
  */
 export type IncompatibleKind =
   | 'field-removed'
@@ -30,7 +35,11 @@ export type IncompatibleKind =
   | 'constraint-changed'
   | 'open-closed-changed'
   | 'union-changed'
-  | 'keyword-changed';
+  | 'keyword-changed'
+  | 'default-changed'
+  | 'refinement-added'
+  | 'refinement-removed'
+  | 'example-rejected';
 
 export type CompatibleKind = 'optional-field-added' | 'annotation-changed';
 
@@ -57,15 +66,7 @@ export interface Comparison {
 }
 
 /** Keywords that document a schema without changing what it accepts. */
-const ANNOTATIONS = new Set([
-  'title',
-  'description',
-  'examples',
-  '$comment',
-  'default',
-  'deprecated',
-  'readOnly',
-]);
+const ANNOTATIONS = new Set(['title', 'description', 'examples', '$comment', 'deprecated', 'readOnly']);
 /** Lower bounds: raising one narrows. */
 const LOWER_BOUNDS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'] as const;
 /** Upper bounds: lowering one (or adding one) narrows. */
@@ -187,7 +188,13 @@ function compareNode(publishedRaw: JsonSchema, currentRaw: JsonSchema, path: str
   for (const keyword of new Set([...Object.keys(p), ...Object.keys(c)])) {
     if (STRUCTURAL.has(keyword)) continue;
     if (JSON.stringify(p[keyword]) === JSON.stringify(c[keyword])) continue;
-    if (ANNOTATIONS.has(keyword)) {
+    if (keyword === 'default') {
+      bad(
+        'default-changed',
+        'new consumers',
+        `default ${show(p.default)} -> ${show(c.default)}: events without the field read differently`,
+      );
+    } else if (ANNOTATIONS.has(keyword)) {
       out.compatible.push({ path: label(path), kind: 'annotation-changed', detail: `${keyword} changed` });
     } else {
       bad(

@@ -5,38 +5,51 @@
  *   npm run events:catalogue   regenerates docs/events/asyncapi.json and docs/events/README.md
  *   npm run events:check       fails on an incompatible change to a published contract version
  *   npm run events:snapshot    records new versions (and compatible additions) in packages/events/contracts-snapshot
+ *                              with one example payload each (the samples in packages/events/test/fixtures.ts)
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as contractModule from '../contracts';
-import type { AnyContract } from '../envelope';
+import { envelopeSchema, type AnyContract } from '../envelope';
 import { buildAsyncApi, type AsyncApiDocument } from './asyncapi';
+import { payloadJsonSchema } from './json-schema';
 import { renderCatalogue } from './markdown';
 import { readServices } from './services';
 import {
   checkContracts,
+  ENVELOPE,
+  envelopeSnapshotOf,
   formatCheck,
   isClean,
+  publishedExample,
   readSnapshots,
   snapshotFile,
   snapshotOf,
   type CheckResult,
+  type ContractSnapshot,
+  type EnvelopeSnapshot,
 } from './snapshots';
+import { refinementsOf } from './refinements';
 
 export { compareSchemas } from './compatibility';
 export type { Comparison, Incompatibility, IncompatibleKind } from './compatibility';
 export { buildAsyncApi, messageId } from './asyncapi';
-export { payloadJsonSchema } from './json-schema';
+export { envelopeJsonSchema, payloadJsonSchema } from './json-schema';
+export { refinementsOf, type Refinement, type RefinementKind } from './refinements';
 export { renderCatalogue } from './markdown';
 export { readProductions, readServices, readSubscriptions, type ServiceEvents } from './services';
 export {
   checkContracts,
+  envelopeSnapshotOf,
   formatCheck,
   isClean,
   readSnapshots,
+  snapshotOf,
   type CheckResult,
   type ContractSnapshot,
+  type EnvelopeSnapshot,
+  type Snapshots,
 } from './snapshots';
 
 export const CATALOGUE_FILES = {
@@ -115,31 +128,112 @@ export async function staleCatalogueFiles(root: string): Promise<string[]> {
 }
 
 export function checkSnapshots(root: string): CheckResult {
-  return checkContracts(registeredContracts(), readSnapshots(path.join(root, SNAPSHOT_DIR)));
+  return checkContracts(registeredContracts(), readSnapshots(path.join(root, SNAPSHOT_DIR)), envelopeSchema);
+}
+
+/** A valid payload per routing key (test/fixtures.ts `samples`, loaded by scripts/events-catalogue.mjs). */
+export type Samples = Readonly<Record<string, unknown>>;
+
+/**
+ * The envelope's recorded example: fixed ids and times so the file never changes, with the payload of the first
+ * contract that has a sample (the envelope's `data` is opaque to it). `causationId` is set so the optional field is
+ * exercised too.
+ */
+export function envelopeExample(samples: Samples): unknown {
+  const contract = registeredContracts().find((c) => c.type in samples);
+  if (!contract) throw new Error('no sample payload to put in the envelope example');
+  return {
+    id: '01936f4e-8a2b-7c3d-9e4f-a5b6c7d8e9f0',
+    type: contract.type,
+    version: contract.version,
+    occurredAt: '2025-03-04T01:02:03.000Z',
+    source: 'booking',
+    correlationId: 'req-5b1e2c9d',
+    causationId: '01936f4e-8a2b-7c3d-9e4f-a5b6c7d8e9e1',
+    data: publishedExample(contract.schema, samples[contract.type]),
+  };
+}
+
+export interface SnapshotOptions {
+  samples: Samples;
+  /**
+   * One-off format migration: add an example and a refinement fingerprint to snapshots written before both existed,
+   * leaving their published schema untouched. The fingerprint is the code's as of the migration.
+   */
+  migrateFormat?: boolean;
 }
 
 /**
- * `npm run events:snapshot`: records new versions and compatible additions. Refuses while a published version is
- * incompatible (that needs a new version, not a new snapshot); never deletes a snapshot (retiring is by hand).
+ * `npm run events:snapshot`: records new versions (with their example) and compatible additions. Refuses while a
+ * published version is incompatible (that needs a new version, not a new snapshot); never deletes a snapshot
+ * (retiring is by hand) and never replaces a recorded example or fingerprint.
  */
-export async function writeSnapshots(root: string): Promise<{ written: string[]; result: CheckResult }> {
+export async function writeSnapshots(
+  root: string,
+  options: SnapshotOptions,
+): Promise<{ written: string[]; result: CheckResult; noSample: string[] }> {
   const dir = path.join(root, SNAPSHOT_DIR);
   const result = checkSnapshots(root);
-  if (result.incompatible.length) return { written: [], result };
+  if (result.incompatible.length) return { written: [], result, noSample: [] };
+  const published = readSnapshots(dir);
+  const { samples } = options;
+  const needsExample = new Set([...result.missing, ...(options.migrateFormat ? result.outdated : [])]);
+  const noSample = [...needsExample].filter((type) => type !== ENVELOPE && !(type in samples));
+  if (noSample.length) return { written: [], result, noSample };
+
+  const toWrite = new Set([...needsExample, ...result.unrecorded.map((u) => u.type)]);
+  const write = (type: string, snapshot: ContractSnapshot | EnvelopeSnapshot) => {
+    const file = snapshotFile(dir, type);
+    fs.writeFileSync(file, format(root, path.relative(root, file), JSON.stringify(snapshot)));
+  };
   fs.mkdirSync(dir, { recursive: true });
-  const written = [...result.missing, ...result.unrecorded.map((u) => u.type)].sort();
-  for (const contract of registeredContracts()) {
-    if (!written.includes(contract.type)) continue;
-    const file = snapshotFile(dir, contract.type);
-    fs.writeFileSync(file, format(root, path.relative(root, file), JSON.stringify(snapshotOf(contract))));
+
+  if (toWrite.has(ENVELOPE)) {
+    const before = published.envelope;
+    const fresh = envelopeSnapshotOf(envelopeSchema, envelopeExample(samples));
+    const unrecorded = result.unrecorded.some((u) => u.type === ENVELOPE);
+    write(
+      ENVELOPE,
+      before
+        ? {
+            type: ENVELOPE,
+            schema: unrecorded ? fresh.schema : before.schema,
+            example: 'example' in before ? before.example : fresh.example,
+            refinements: before.refinements ?? fresh.refinements,
+          }
+        : fresh,
+    );
   }
-  return { written, result };
+  for (const contract of registeredContracts()) {
+    if (!toWrite.has(contract.type)) continue;
+    const before = published.contracts.get(contract.type);
+    if (!before) {
+      write(contract.type, snapshotOf(contract, samples[contract.type]));
+      continue;
+    }
+    const unrecorded = result.unrecorded.some((u) => u.type === contract.type);
+    write(contract.type, {
+      type: contract.type,
+      name: contract.name,
+      version: contract.version,
+      schema: unrecorded ? payloadJsonSchema(contract) : before.schema,
+      example:
+        'example' in before ? before.example : publishedExample(contract.schema, samples[contract.type]),
+      refinements: before.refinements ?? refinementsOf(contract.schema),
+    });
+  }
+  return { written: [...toWrite].sort(), result, noSample };
 }
 
 /** The command line of scripts/events-catalogue.mjs; returns the exit code. */
-export async function main(command: string | undefined, root: string, log = console.log): Promise<number> {
+export async function main(
+  command: string | undefined,
+  root: string,
+  log = console.log,
+  options: { samples?: () => Samples; migrateFormat?: boolean } = {},
+): Promise<number> {
   try {
-    return await run(command, root, log);
+    return await run(command, root, log, options);
   } catch (err) {
     // A source the catalogue cannot read (services.ts explains which line and why): a finding, not a crash.
     log(`✖ ${(err as Error).message}`);
@@ -147,7 +241,12 @@ export async function main(command: string | undefined, root: string, log = cons
   }
 }
 
-async function run(command: string | undefined, root: string, log: (line: string) => void): Promise<number> {
+async function run(
+  command: string | undefined,
+  root: string,
+  log: (line: string) => void,
+  options: { samples?: () => Samples; migrateFormat?: boolean },
+): Promise<number> {
   switch (command) {
     case 'catalogue': {
       for (const file of await writeCatalogue(root)) log(`wrote ${file}`);
@@ -161,20 +260,31 @@ async function run(command: string | undefined, root: string, log: (line: string
       return isClean(result) && !stale.length ? 0 : 1;
     }
     case 'snapshot': {
-      const { written, result } = await writeSnapshots(root);
+      if (!options.samples) throw new Error('snapshot needs the sample payloads (test/fixtures.ts)');
+      const { written, result, noSample } = await writeSnapshots(root, {
+        samples: options.samples(),
+        migrateFormat: options.migrateFormat,
+      });
       if (result.incompatible.length) {
-        log(formatCheck({ ...result, unrecorded: [], missing: [] }));
+        log(formatCheck({ ...result, unrecorded: [], missing: [], outdated: [] }));
         log('Nothing written: an incompatible change is never snapshotted over a published version.');
+        return 1;
+      }
+      if (noSample.length) {
+        log(`✖ no sample payload for ${noSample.join(', ')}: add one to packages/events/test/fixtures.ts`);
+        log("  (it is recorded as the version's example). Nothing written.");
         return 1;
       }
       for (const type of written) log(`snapshotted ${type}`);
       if (!written.length) log('every contract version already has an up-to-date snapshot');
+      if (result.outdated.length && !options.migrateFormat)
+        log(`note: ${result.outdated.join(', ')} predate recorded examples: run with --migrate-format once`);
       for (const type of result.retired)
         log(`note: ${type} is no longer registered; delete its snapshot if retired`);
       return 0;
     }
     default:
-      log('usage: events-catalogue.mjs catalogue | check | snapshot');
+      log('usage: events-catalogue.mjs catalogue | check | snapshot [--migrate-format]');
       return 2;
   }
 }
