@@ -263,6 +263,28 @@ describe('writeSnapshots', () => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(recorded);
   }, 30_000);
 
+  it('records a compatible addition in the schema and keeps the recorded example and fingerprint', async () => {
+    const snapshots = readSnapshots(dir());
+    // A published version with an optional field, as if the field were added after the snapshot.
+    const [type, snapshot] = [...snapshots.contracts].find(([, s]) => {
+      const required = new Set(s.schema.required as string[]);
+      return Object.keys(s.schema.properties as object).some((k) => !required.has(k));
+    })!;
+    const properties = { ...(snapshot.schema.properties as Record<string, unknown>) };
+    const required = new Set(snapshot.schema.required as string[]);
+    delete properties[Object.keys(properties).find((k) => !required.has(k))!];
+    const before = { ...snapshot, schema: { ...snapshot.schema, properties } };
+    fs.writeFileSync(path.join(dir(), `${type}.json`), JSON.stringify(before));
+
+    // A changed sample must not replace what was recorded.
+    const { written } = await writeSnapshots(root, { samples: { ...samples, [type]: { not: 'this one' } } });
+    expect(written).toEqual([type]);
+    const after = readSnapshots(dir()).contracts.get(type)!;
+    expect(after.schema).toEqual(readSnapshots(path.join(ROOT, SNAPSHOT_DIR)).contracts.get(type)!.schema);
+    expect(after.example).toEqual(snapshot.example);
+    expect(after.refinements).toEqual(snapshot.refinements);
+  }, 30_000);
+
   it('refuses a new version without a sample payload', async () => {
     fs.rmSync(path.join(dir(), `${contractList[0].type}.json`));
     const { written, noSample } = await writeSnapshots(root, { samples: {} });
