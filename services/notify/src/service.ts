@@ -5,11 +5,13 @@ import {
   type Logger,
   type ServiceRuntime,
 } from '@tyres/service-kit';
+import { BookingLifecycle } from './app/booking-lifecycle';
 import { DeliveryLog } from './app/delivery-log';
 import { DeliveryRequests } from './app/delivery-requests';
 import { LiveNotifications } from './app/live-notifications';
 import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
+import { BookingRepository } from './db/bookings';
 import { DeliveryRepository } from './db/deliveries';
 import { notifyHandlers } from './events/handlers';
 import { createLiveFeed, type LiveFeed } from './events/live-feed';
@@ -18,6 +20,7 @@ import { notifyHttp } from './http/app';
 import { createNotifyMetrics } from './metrics';
 import { startDeliveryWorkers, type DeliveryWorkers, type ProcessorDeps } from './workers/delivery-worker';
 import { createQueues, type NotifyQueues } from './workers/queues';
+import { startReminderWorker } from './workers/reminder-worker';
 import { transportsFromConfig, type EmailTransport, type SmsTransport } from './workers/transports';
 import { NotificationHub } from './ws/hub';
 import { createUserMessages, userMessagesChannel, type UserMessages } from './ws/user-messages';
@@ -28,6 +31,8 @@ export interface NotifyOptions {
   emailTransport?: EmailTransport;
   /** Called after every send attempt (tests, diagnostics). */
   onAttempt?: ProcessorDeps['onAttempt'];
+  /** The clock quiet hours and reminders are planned by (tests pin the Perth time of day). */
+  now?: () => Date;
 }
 
 export interface NotifyService {
@@ -37,6 +42,8 @@ export interface NotifyService {
   userMessages: UserMessages;
   queues: NotifyQueues;
   deliveries: DeliveryRepository;
+  bookings: BookingRepository;
+  lifecycle: BookingLifecycle;
   transports: { sms: SmsTransport['name']; email: EmailTransport['name'] };
 }
 
@@ -46,7 +53,11 @@ export interface NotifyService {
  * start it on port 0.
  *
  *   durable `notify` queue (once per event)      BookingCreated, SmsRequested, EmailRequested -> DeliveryRequests
- *   live feed (every replica, every event)       BookingCreated, JobAssigned, UserStatusChanged -> LiveNotifications
+ *                                                Booking* and Job* changes -> BookingLifecycle (record, reminder,
+ *                                                reschedule and cancellation notices)
+ *   live feed (every replica, every event)       BookingCreated, Booking{Rescheduled,Cancelled,Updated}, JobAssigned,
+ *                                                UserStatusChanged -> LiveNotifications
+ *   BullMQ `reminders` (delayed, 5 pm the day before) -> BookingLifecycle.remind -> sms/email queues
  *   user messages (Redis pub/sub, every replica) sms_delivery to the user who asked for the SMS
  *   BullMQ workers                               sms (Twilio | local), email (SMTP | local) -> DeliveryAttempts
  *   HTTP                                         /ws/notifications (upgrade), delivery log, bull-board
@@ -112,8 +123,24 @@ export async function startNotify(
     business: { name: config.BUSINESS_NAME, phone: config.BUSINESS_PHONE },
     smsAttempts: config.SMS_ATTEMPTS,
     emailAttempts: config.EMAIL_ATTEMPTS,
+    ...(options.now ? { now: options.now } : {}),
   });
-  const live = new LiveNotifications({ dashboards: hub, userMessages });
+  const bookings = new BookingRepository(db);
+  const lifecycle = new BookingLifecycle({
+    bookings,
+    queues,
+    requests,
+    business: { name: config.BUSINESS_NAME, phone: config.BUSINESS_PHONE },
+    smsAttempts: config.SMS_ATTEMPTS,
+    emailAttempts: config.EMAIL_ATTEMPTS,
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const live = new LiveNotifications({
+    dashboards: hub,
+    userMessages,
+    audience: (jobId) => bookings.get(jobId),
+  });
   const log = new DeliveryLog({
     deliveries,
     queues,
@@ -121,7 +148,7 @@ export async function startNotify(
     transports: { sms: transports.sms.name, email: transports.email.name },
   });
 
-  subscribeNotify(runtime.bus, liveFeed, notifyHandlers({ requests, live }));
+  subscribeNotify(runtime.bus, liveFeed, notifyHandlers({ requests, lifecycle, live }));
 
   const http = notifyHttp({
     logger,
@@ -129,7 +156,7 @@ export async function startNotify(
     identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
     metrics,
     log,
-    queues: [queues.sms, queues.email],
+    queues: [queues.sms, queues.email, queues.reminders],
     hub,
     ws: { maxPayloadBytes: config.WS_MAX_PAYLOAD_BYTES, maxConnections: config.WS_MAX_CONNECTIONS },
   });
@@ -165,9 +192,21 @@ export async function startNotify(
           // The staff member who asked for an SMS hears how it ended, on whichever replica they are connected.
           onFinished: (delivery, result) => live.deliveryFinished(delivery, result),
         });
-        workers = running;
+        const reminders = startReminderWorker({
+          redisUrl: config.REDIS_URL,
+          redisPrefix: config.REDIS_PREFIX,
+          lifecycle,
+          logger,
+        });
+        workers = {
+          isReady: () => running.isReady() && reminders.isReady(),
+          close: async () => {
+            await Promise.allSettled([running.close(), reminders.close()]);
+          },
+        };
         readiness.deliveryWorkers = dependencyCheck(async () => {
-          if (!running.isReady()) throw new Error('delivery workers not connected (Redis)');
+          if (!running.isReady() || !reminders.isReady())
+            throw new Error('delivery workers not connected (Redis)');
         });
       }
       // Runs before the runtime's own steps (readiness, HTTP drain, consumers, connections): refuse new sockets,
@@ -193,6 +232,8 @@ export async function startNotify(
     userMessages,
     queues,
     deliveries,
+    bookings,
+    lifecycle,
     transports: { sms: transports.sms.name, email: transports.email.name },
   };
 }

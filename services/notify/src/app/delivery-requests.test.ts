@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createEvent, SmsRequested, BookingCreated } from '@tyres/events';
 import type { DeliveryRepository, DeliveryStatus, NewDelivery } from '../db/deliveries';
 import { bookingCreated, smsRequested } from '../../test/fixtures';
+import { perthInstant } from '@tyres/kernel';
 import { DeliveryRequests } from './delivery-requests';
 
 /** An in-memory delivery log and queues: enough to see which rows are written and which jobs are (re-)added. */
-function fakes() {
+function fakes(now: Date = perthInstant('2026-11-24', '12:00')) {
   const rows = new Map<string, NewDelivery & { id: string; status: DeliveryStatus }>();
-  const added: { queue: string; name: string; jobId: string }[] = [];
+  const added: { queue: string; name: string; jobId: string; dueAt?: number }[] = [];
   const deliveries = {
     async createIfAbsent(input: NewDelivery) {
       const existing = rows.get(input.key);
@@ -18,8 +19,17 @@ function fakes() {
     },
   } as unknown as DeliveryRepository;
   const queue = (name: string) => ({
-    add: async (jobName: string, _data: unknown, opts: { jobId: string }) => {
-      added.push({ queue: name, name: jobName, jobId: opts.jobId });
+    add: async (
+      jobName: string,
+      _data: unknown,
+      opts: { jobId: string; delay?: number; timestamp?: number },
+    ) => {
+      added.push({
+        queue: name,
+        name: jobName,
+        jobId: opts.jobId,
+        ...(opts.delay ? { dueAt: (opts.timestamp ?? 0) + opts.delay } : {}),
+      });
     },
   });
   const requests = new DeliveryRequests({
@@ -28,6 +38,7 @@ function fakes() {
     business: { name: 'Mobile Tyres Perth', phone: '08 6000 0000' },
     smsAttempts: 4,
     emailAttempts: 5,
+    now: () => now,
   });
   return { rows, added, requests };
 }
@@ -69,5 +80,23 @@ describe('DeliveryRequests', () => {
       maxAttempts: 5,
     });
     expect(new Set(added.map((a) => a.jobId))).toEqual(new Set([`email-booking-confirmation-${data.jobId}`]));
+  });
+
+  it('quiet hours: a request at 9 pm Perth waits until 8 am (row and job); the en route SMS does not', async () => {
+    const { rows, added, requests } = fakes(perthInstant('2026-11-24', '21:00'));
+    const morning = perthInstant('2026-11-25', '08:00');
+    const reminder = createEvent(SmsRequested, smsRequested({ purpose: 'booking-manage-link' }), meta);
+    await requests.smsRequested(reminder);
+    expect(rows.get(`sms-${reminder.data.requestId}`)?.nextAttemptAt).toEqual(morning);
+    expect(added[0]).toMatchObject({ jobId: `sms-${reminder.data.requestId}`, dueAt: morning.getTime() });
+
+    const enRoute = createEvent(SmsRequested, smsRequested({ purpose: 'technician-en-route' }), meta);
+    await requests.smsRequested(enRoute);
+    expect(rows.get(`sms-${enRoute.data.requestId}`)?.nextAttemptAt).toBeNull();
+    expect(added[1]).toEqual({
+      queue: 'sms',
+      name: 'technician-en-route',
+      jobId: `sms-${enRoute.data.requestId}`,
+    });
   });
 });

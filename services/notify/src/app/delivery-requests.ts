@@ -1,6 +1,7 @@
 import type { BookingCreated, EmailRequested, EventOf, SmsRequested } from '@tyres/events';
 import type { DeliveryRepository, DeliveryStatus, NewDelivery } from '../db/deliveries';
 import { bookingConfirmationEmail, type BusinessDetails } from '../domain/messages';
+import { releaseAfterQuietHours } from '../domain/quiet-hours';
 import { bookingConfirmationJobId, emailJobId, smsJobId, type NotifyQueues } from '../workers/queues';
 
 /** Statuses whose BullMQ job may still need (re-)adding: the message has not been sent or given up. */
@@ -12,6 +13,8 @@ export interface DeliveryRequestsDeps {
   business: BusinessDetails;
   smsAttempts: number;
   emailAttempts: number;
+  /** The clock quiet hours are judged by (tests pin it). */
+  now?: () => Date;
 }
 
 /**
@@ -81,15 +84,27 @@ export class DeliveryRequests {
     });
   }
 
-  /** Writes the delivery row (idempotent on its key), then queues the BullMQ job with the same key as job id. */
-  private async enqueue(input: NewDelivery): Promise<void | 'duplicate'> {
-    const { delivery, created } = await this.deps.deliveries.createIfAbsent(input);
+  /**
+   * Writes the delivery row (idempotent on its key), then queues the BullMQ job with the same key as job id. In quiet
+   * hours (8 pm-8 am Perth) the job is delayed to 8 am, except the technician-en-route SMS (domain/quiet-hours.ts).
+   */
+  async enqueue(input: NewDelivery): Promise<void | 'duplicate'> {
+    const now = this.deps.now?.() ?? new Date();
+    const sendAt = releaseAfterQuietHours(now, input.purpose);
+    const held = sendAt.getTime() > now.getTime();
+    const { delivery, created } = await this.deps.deliveries.createIfAbsent({
+      ...input,
+      nextAttemptAt: held ? sendAt : null,
+    });
     if (!created && !OPEN_STATUSES.includes(delivery.status)) return 'duplicate';
     const queue = delivery.channel === 'sms' ? this.deps.queues.sms : this.deps.queues.email;
     await queue.add(
       delivery.purpose,
       { deliveryId: delivery.id, correlationId: input.correlationId ?? undefined },
-      { jobId: delivery.key },
+      // BullMQ runs a delayed job at timestamp + delay: both from our clock, so the job is due at 8 am exactly.
+      held
+        ? { jobId: delivery.key, delay: sendAt.getTime() - now.getTime(), timestamp: now.getTime() }
+        : { jobId: delivery.key },
     );
     return created ? undefined : 'duplicate';
   }

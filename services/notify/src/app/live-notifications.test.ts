@@ -1,10 +1,18 @@
-import { BookingCreated, createEvent, JobAssigned, UserStatusChanged } from '@tyres/events';
+import {
+  BookingCancelled,
+  BookingCreated,
+  BookingRescheduled,
+  BookingUpdated,
+  createEvent,
+  JobAssigned,
+  UserStatusChanged,
+} from '@tyres/events';
 import { randomUUID } from 'node:crypto';
-import type { Delivery } from '../domain/notifications';
+import type { BookingAudience, Delivery } from '../domain/notifications';
 import { bookingCreated, jobAssigned } from '../../test/fixtures';
 import { LiveNotifications } from './live-notifications';
 
-function fakes() {
+function fakes(audiences: Record<string, BookingAudience> = {}) {
   const delivered: Delivery[] = [];
   const deactivated: string[] = [];
   const published: Delivery[] = [];
@@ -24,6 +32,7 @@ function fakes() {
         published.push(d);
       },
     },
+    audience: async (jobId) => audiences[jobId] ?? null,
   });
   return { live, delivered, deactivated, published };
 }
@@ -87,6 +96,92 @@ describe('LiveNotifications', () => {
           type: 'sms_delivery',
           data: { jobId: 'j1', purpose: 'technician-en-route', status: 'sent', message: 'SMS sent' },
         },
+      },
+    ]);
+  });
+
+  const jobId = randomUUID();
+  const technicianId = randomUUID();
+  const slot = { scheduledDate: '2026-11-26', timeSlot: '8-10 AM' as const };
+
+  it('BookingRescheduled: booking_rescheduled to the admins and the assigned technician, in the suburb', async () => {
+    const { live, delivered } = fakes({
+      [jobId]: { suburb: 'Mandurah', assignedTechnicianId: technicianId },
+    });
+    const data = {
+      jobId,
+      jobNumber: 'JOB-2026-0042',
+      from: slot,
+      to: { scheduledDate: '2026-11-27', timeSlot: '2-4 PM' as const },
+      rescheduledBy: 'customer' as const,
+      rescheduledAt: '2026-11-24T03:00:00.000Z',
+    };
+    await live.bookingRescheduled(createEvent(BookingRescheduled, data, meta));
+    const message = { type: 'booking_rescheduled', data };
+    expect(delivered).toEqual([
+      { to: 'admins', message, suburb: 'Mandurah' },
+      { to: 'user', userId: technicianId, message, suburb: 'Mandurah' },
+    ]);
+  });
+
+  it('BookingCancelled: booking_cancelled with the terms; admins only when no technician is known', async () => {
+    const { live, delivered } = fakes();
+    const data = {
+      jobId,
+      jobNumber: 'JOB-2026-0042',
+      slot,
+      cancelledAt: '2026-11-24T03:00:00.000Z',
+      cancelledBy: 'staff' as const,
+      reason: 'Customer sold the car',
+      band: 'half_refund' as const,
+      refundPercent: 50,
+      refund: '0.00',
+      fee: '64.90',
+      feeWaived: true,
+      paymentMethod: 'onsite' as const,
+    };
+    await live.bookingCancelled(createEvent(BookingCancelled, data, meta));
+    expect(delivered).toEqual([
+      {
+        to: 'admins',
+        message: {
+          type: 'booking_cancelled',
+          data: {
+            jobId,
+            jobNumber: 'JOB-2026-0042',
+            scheduledDate: '2026-11-26',
+            timeSlot: '8-10 AM',
+            cancelledAt: '2026-11-24T03:00:00.000Z',
+            cancelledBy: 'staff',
+            band: 'half_refund',
+            refund: '0.00',
+            fee: '64.90',
+            feeWaived: true,
+          },
+        },
+      },
+    ]);
+  });
+
+  it('BookingUpdated: booking_updated names the changed details, not their values', async () => {
+    const { live, delivered } = fakes({ [jobId]: { suburb: 'Joondalup', assignedTechnicianId: null } });
+    const data = {
+      jobId,
+      jobNumber: 'JOB-2026-0042',
+      phone: '0412 000 111',
+      notes: null,
+      updatedBy: 'customer' as const,
+      updatedAt: '2026-11-24T03:00:00.000Z',
+    };
+    await live.bookingUpdated(createEvent(BookingUpdated, data, meta));
+    expect(delivered).toEqual([
+      {
+        to: 'admins',
+        message: {
+          type: 'booking_updated',
+          data: { jobId, jobNumber: 'JOB-2026-0042', changed: ['phone', 'notes'], updatedAt: data.updatedAt },
+        },
+        suburb: 'Joondalup',
       },
     ]);
   });

@@ -1,5 +1,18 @@
-import type { BookingCreated, EventOf, JobAssigned, UserStatusChanged } from '@tyres/events';
+import type {
+  BookingCancelled,
+  BookingCreated,
+  BookingRescheduled,
+  BookingUpdated,
+  EventOf,
+  JobAssigned,
+  UserStatusChanged,
+} from '@tyres/events';
 import {
+  bookingCancelledMessage,
+  bookingRescheduledMessage,
+  bookingUpdatedMessage,
+  deliveriesForBookingChange,
+  type BookingAudience,
   deliveriesForAssignment,
   deliveriesForBooking,
   smsDeliveryNotice,
@@ -26,7 +39,14 @@ export interface UserMessagePublisher {
  * worker that finished it may run on another replica than the user's sockets. At most once: only useful live.
  */
 export class LiveNotifications {
-  constructor(private readonly deps: { dashboards: Dashboards; userMessages: UserMessagePublisher }) {}
+  constructor(
+    private readonly deps: {
+      dashboards: Dashboards;
+      userMessages: UserMessagePublisher;
+      /** notify's booking record (suburb, technician); null when the booking is unknown here. */
+      audience: (jobId: string) => Promise<BookingAudience | null>;
+    },
+  ) {}
 
   /** BookingCreated: new_booking to every admin connected here. */
   bookingCreated(event: EventOf<typeof BookingCreated>): void {
@@ -36,6 +56,24 @@ export class LiveNotifications {
   /** JobAssigned: new_booking + job_assigned to the technician, job_unassigned to the previous one. */
   jobAssigned(event: EventOf<typeof JobAssigned>): void {
     this.deliverAll(deliveriesForAssignment(event.data));
+  }
+
+  /** BookingRescheduled: booking_rescheduled to admins and the job's technician. */
+  async bookingRescheduled(event: EventOf<typeof BookingRescheduled>): Promise<void> {
+    const audience = await this.deps.audience(event.data.jobId);
+    this.deliverAll(deliveriesForBookingChange(bookingRescheduledMessage(event.data), audience));
+  }
+
+  /** BookingCancelled: booking_cancelled to admins and the job's technician. */
+  async bookingCancelled(event: EventOf<typeof BookingCancelled>): Promise<void> {
+    const audience = await this.deps.audience(event.data.jobId);
+    this.deliverAll(deliveriesForBookingChange(bookingCancelledMessage(event.data), audience));
+  }
+
+  /** BookingUpdated: booking_updated (which details changed) to admins and the job's technician. */
+  async bookingUpdated(event: EventOf<typeof BookingUpdated>): Promise<void> {
+    const audience = await this.deps.audience(event.data.jobId);
+    this.deliverAll(deliveriesForBookingChange(bookingUpdatedMessage(event.data), audience));
   }
 
   /** UserStatusChanged: a deactivated user's sockets are closed. */

@@ -20,6 +20,8 @@ export interface NewDelivery {
   sourceEventId?: string | null;
   correlationId?: string | null;
   requestedAt: Date;
+  /** Held back until then (quiet hours): shown in the log as the next attempt. */
+  nextAttemptAt?: Date | null;
 }
 
 export interface ListFilter {
@@ -58,6 +60,7 @@ export class DeliveryRepository {
           sourceEventId: input.sourceEventId ?? null,
           correlationId: input.correlationId ?? null,
           requestedAt: input.requestedAt,
+          nextAttemptAt: input.nextAttemptAt ?? null,
         },
       ],
       skipDuplicates: true,

@@ -9,6 +9,12 @@
  *   { type: 'job_unassigned', data: { jobId, jobNumber, assignedAt } }
  *   { type: 'sms_delivery',   data: { jobId, purpose, status: 'sent'|'recorded'|'failed', message } }
  *                                                                                  to the user who asked for the SMS
+ *   { type: 'booking_rescheduled', data: { jobId, jobNumber, from: { scheduledDate, timeSlot }, to, rescheduledBy,
+ *                                          rescheduledAt } }                     admins + the assigned technician
+ *   { type: 'booking_cancelled',   data: { jobId, jobNumber, scheduledDate, timeSlot, cancelledAt, cancelledBy,
+ *                                          band, refund, fee, feeWaived } }       admins + the assigned technician
+ *   { type: 'booking_updated',     data: { jobId, jobNumber, changed: ('phone'|'notes'|'vehicle')[], updatedAt } }
+ *                                                                                  admins + the assigned technician
  *   { type: 'subscribed',     data: { suburbs } }                                  answer to subscribe_suburbs
  *   { type: 'pong',           data: { ts } }                                       answer to ping
  *   { type: 'error',          data: { code, message } }                            bad client message
@@ -18,7 +24,16 @@
  *   { type: 'ping' }
  */
 import { z } from 'zod';
-import type { BookingCreatedV1Data, JobAssignedV1Data, ServiceType, UserRole } from '@tyres/events';
+import type {
+  BookingCancelledV1Data,
+  BookingCreatedV1Data,
+  BookingRescheduledV1Data,
+  BookingUpdatedV1Data,
+  JobAssignedV1Data,
+  ServiceType,
+  Slot,
+  UserRole,
+} from '@tyres/events';
 import type { TimeSlot } from '@tyres/kernel';
 
 export interface NewBookingData {
@@ -53,12 +68,50 @@ export interface SmsDeliveryData {
   message: string;
 }
 
+/** The customer moved their booking (manage my booking): the dashboard moves it on the schedule. */
+export interface BookingRescheduledNotice {
+  jobId: string;
+  jobNumber: string;
+  from: Slot;
+  to: Slot;
+  rescheduledBy: 'customer';
+  rescheduledAt: string;
+}
+
+/** A booking was cancelled, with the terms that were applied (the event's, never recomputed). */
+export interface BookingCancelledNotice {
+  jobId: string;
+  jobNumber: string;
+  scheduledDate: string;
+  timeSlot: TimeSlot;
+  cancelledAt: string;
+  cancelledBy: 'customer' | 'staff';
+  band: BookingCancelledV1Data['band'];
+  refund: string;
+  fee: string;
+  feeWaived: boolean;
+}
+
+/**
+ * The customer corrected details: which ones (the dashboard refetches the job; no contact details on the socket
+ * beyond what the job view shows anyway).
+ */
+export interface BookingUpdatedNotice {
+  jobId: string;
+  jobNumber: string;
+  changed: ('phone' | 'notes' | 'vehicle')[];
+  updatedAt: string;
+}
+
 export type ServerMessage =
   | { type: 'connected'; data: { userId: string; role: UserRole; heartbeatMs: number } }
   | { type: 'sms_delivery'; data: SmsDeliveryData }
   | { type: 'new_booking'; data: NewBookingData }
   | { type: 'job_assigned'; data: JobAssignedNotice }
   | { type: 'job_unassigned'; data: { jobId: string; jobNumber: string; assignedAt: string } }
+  | { type: 'booking_rescheduled'; data: BookingRescheduledNotice }
+  | { type: 'booking_cancelled'; data: BookingCancelledNotice }
+  | { type: 'booking_updated'; data: BookingUpdatedNotice }
   | { type: 'subscribed'; data: { suburbs: string[] } }
   | { type: 'pong'; data: { ts: string } }
   | { type: 'error'; data: { code: ClientErrorCode; message: string } };
@@ -209,6 +262,67 @@ export function deliveriesForBooking(b: BookingCreatedV1Data): Delivery[] {
     { to: 'admins', message: { type: 'new_booking', data: newBookingFromBooking(b) }, suburb: b.suburb },
   ];
 }
+
+/** What notify knows of the booking beyond the event: its suburb and technician (db/bookings.ts); null if unknown. */
+export interface BookingAudience {
+  suburb: string;
+  assignedTechnicianId: string | null;
+}
+
+type BookingChange = Extract<
+  ServerMessage,
+  { type: 'booking_rescheduled' | 'booking_cancelled' | 'booking_updated' }
+>;
+
+/** A booking change goes to every admin (suburb filter applies when known) and to the job's technician, if any. */
+export function deliveriesForBookingChange(
+  message: BookingChange,
+  audience: BookingAudience | null,
+): Delivery[] {
+  const suburb = audience ? { suburb: audience.suburb } : {};
+  const out: Delivery[] = [{ to: 'admins', message, ...suburb }];
+  if (audience?.assignedTechnicianId)
+    out.push({ to: 'user', userId: audience.assignedTechnicianId, message, ...suburb });
+  return out;
+}
+
+export const bookingRescheduledMessage = (d: BookingRescheduledV1Data): BookingChange => ({
+  type: 'booking_rescheduled',
+  data: {
+    jobId: d.jobId,
+    jobNumber: d.jobNumber,
+    from: d.from,
+    to: d.to,
+    rescheduledBy: d.rescheduledBy,
+    rescheduledAt: d.rescheduledAt,
+  },
+});
+
+export const bookingCancelledMessage = (d: BookingCancelledV1Data): BookingChange => ({
+  type: 'booking_cancelled',
+  data: {
+    jobId: d.jobId,
+    jobNumber: d.jobNumber,
+    scheduledDate: d.slot.scheduledDate,
+    timeSlot: d.slot.timeSlot,
+    cancelledAt: d.cancelledAt,
+    cancelledBy: d.cancelledBy,
+    band: d.band,
+    refund: d.refund,
+    fee: d.fee,
+    feeWaived: d.feeWaived,
+  },
+});
+
+export const bookingUpdatedMessage = (d: BookingUpdatedV1Data): BookingChange => ({
+  type: 'booking_updated',
+  data: {
+    jobId: d.jobId,
+    jobNumber: d.jobNumber,
+    changed: (['phone', 'notes', 'vehicle'] as const).filter((f) => d[f] !== undefined),
+    updatedAt: d.updatedAt,
+  },
+});
 
 export function deliveriesForAssignment(a: JobAssignedV1Data): Delivery[] {
   const out: Delivery[] = [];

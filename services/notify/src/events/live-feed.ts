@@ -38,7 +38,8 @@ export interface LiveFeedOptions {
 }
 
 export interface LiveFeed {
-  on<C extends AnyContract>(contract: C, handler: (event: EventOf<C>) => void): void;
+  /** A handler may be async (it reads notify's booking record); its failure is logged, never retried. */
+  on<C extends AnyContract>(contract: C, handler: (event: EventOf<C>) => void | Promise<void>): void;
   start(): void;
   isReady(): boolean;
   /** The current queue's name (diagnostics, tests). */
@@ -50,7 +51,7 @@ const SEEN_CAPACITY = 10_000;
 
 export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   const log = options.logger.child({ component: 'live-feed' });
-  const handlers = new Map<string, (event: never) => void>();
+  const handlers = new Map<string, (event: never) => void | Promise<void>>();
   const seen = new Set<string>();
   const instance = `${hostname()
     .replace(/[^A-Za-z0-9-]/g, '')
@@ -87,7 +88,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
       const handler = handlers.get(envelope.type);
       if (!handler) return;
       // The live push continues the event's trace: a consumer span, child of the publish span in the headers.
-      inSpan(
+      const result = inSpan(
         `${envelope.type} live`,
         {
           kind: SpanKind.CONSUMER,
@@ -102,6 +103,20 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
         },
         () => handler(envelope as never),
       );
+      if (result instanceof Promise) {
+        const eventType = type;
+        result.then(
+          () => options.metrics?.received(eventType, 'handled'),
+          (err: unknown) => {
+            options.metrics?.received(eventType, 'failed');
+            log.warn(
+              { err: (err as Error).message, routingKey: msg.fields.routingKey },
+              'live notification failed',
+            );
+          },
+        );
+        return;
+      }
       options.metrics?.received(type, 'handled');
     } catch (err) {
       const invalid = err instanceof Error && err.name === 'EventParseError';
@@ -139,7 +154,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   return {
     on(contract, handler) {
       if (channel) throw new Error('Subscribe to the live feed before start()');
-      handlers.set(contract.type, handler as (event: never) => void);
+      handlers.set(contract.type, handler as (event: never) => void | Promise<void>);
     },
     start() {
       channel ??= options.connection.channel({ name: 'live-feed', setup });

@@ -1,7 +1,13 @@
 import {
+  BookingCancelled,
   BookingCreated,
+  BookingRescheduled,
+  BookingUpdated,
   EmailRequested,
   JobAssigned,
+  JobDeleted,
+  JobRescheduled,
+  JobStatusChanged,
   SmsRequested,
   UserStatusChanged,
   type EventBus,
@@ -18,13 +24,28 @@ import type { LiveFeed } from './live-feed';
  *   connected to this replica.
  */
 export function subscribeNotify(bus: EventBus, liveFeed: LiveFeed, h: NotifyHandlers): void {
-  // booking: the confirmation email; jobs (and anyone else): SMS and email requests.
+  // booking: the confirmation email, notify's booking record and the day-before reminder; the reschedule and
+  // cancellation notices; a corrected phone number.
   bus.subscribe(BookingCreated, h.durable.bookingCreated);
+  bus.subscribe(BookingRescheduled, h.durable.bookingRescheduled);
+  bus.subscribe(BookingCancelled, h.durable.bookingCancelled);
+  bus.subscribe(BookingUpdated, h.durable.bookingUpdated);
+  // jobs: the reminder follows staff reschedules and disappears with a cancelled or deleted job; the technician is
+  // remembered for the live booking_* messages.
+  bus.subscribe(JobAssigned, h.durable.jobAssigned);
+  bus.subscribe(JobRescheduled, h.durable.jobRescheduled);
+  bus.subscribe(JobStatusChanged, h.durable.jobStatusChanged);
+  bus.subscribe(JobDeleted, h.durable.jobDeleted);
+  // jobs (and anyone else): SMS and email requests.
   bus.subscribe(SmsRequested, h.durable.smsRequested);
   bus.subscribe(EmailRequested, h.durable.emailRequested);
 
-  // Live: new_booking to admins; assignment notices to technicians; a deactivated user's sockets closed.
+  // Live: new_booking and booking changes to admins (and the job's technician); assignment notices to technicians;
+  // a deactivated user's sockets closed.
   liveFeed.on(BookingCreated, h.live.bookingCreated);
+  liveFeed.on(BookingRescheduled, h.live.bookingRescheduled);
+  liveFeed.on(BookingCancelled, h.live.bookingCancelled);
+  liveFeed.on(BookingUpdated, h.live.bookingUpdated);
   liveFeed.on(JobAssigned, h.live.jobAssigned);
   liveFeed.on(UserStatusChanged, h.live.userStatusChanged);
 }

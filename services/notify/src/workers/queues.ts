@@ -1,10 +1,13 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { SLOT_START, type TimeSlot } from '@tyres/kernel';
 import { queueTelemetry } from '@tyres/telemetry';
 
 /** Queue names (architecture section 5). */
 export const SMS_QUEUE = 'sms';
 export const EMAIL_QUEUE = 'email';
+/** Day-before reminders: delayed jobs, one per booking and slot (app/booking-lifecycle.ts). */
+export const REMINDER_QUEUE = 'reminders';
 
 /**
  * BullMQ key prefix: REDIS_PREFIX + "notify", so notify's `email` queue never shares keys with billing's `email`
@@ -18,10 +21,29 @@ export interface DeliveryJobData {
   correlationId?: string;
 }
 
+/**
+ * A reminder job's data: the booking and the slot it was scheduled for. At run time it is compared with notify's
+ * booking record, so a job for a slot the booking no longer has (moved, cancelled) never sends. No PII.
+ */
+export interface ReminderJobData {
+  bookingJobId: string;
+  scheduledDate: string;
+  timeSlot: TimeSlot;
+  correlationId?: string;
+}
+
 // Deterministic job ids (BullMQ forbids ':' in custom ids; UUIDs and these prefixes have none).
 export const smsJobId = (requestId: string) => `sms-${requestId}`;
 export const emailJobId = (requestId: string) => `email-${requestId}`;
 export const bookingConfirmationJobId = (jobId: string) => `email-booking-confirmation-${jobId}`;
+/** "20261126-0800": a slot in ids (its date and start, no spaces or ':'). */
+export const slotKey = (slot: { scheduledDate: string; timeSlot: TimeSlot }) =>
+  `${slot.scheduledDate.replace(/-/g, '')}-${SLOT_START[slot.timeSlot].replace(':', '')}`;
+/**
+ * The reminder of one booking for one slot: every replica and every redelivery computes the same id, so BullMQ
+ * keeps one job; a move removes the old slot's job and adds the new slot's.
+ */
+export const reminderJobId = (slot: ReminderJobData) => `reminder-${slot.bookingJobId}-${slotKey(slot)}`;
 
 export function jobOptions(attempts: number, backoffMs: number): JobsOptions {
   return {
@@ -37,6 +59,7 @@ export function jobOptions(attempts: number, backoffMs: number): JobsOptions {
 export interface NotifyQueues {
   sms: Queue<DeliveryJobData>;
   email: Queue<DeliveryJobData>;
+  reminders: Queue<ReminderJobData>;
   close(): Promise<void>;
 }
 
@@ -68,13 +91,22 @@ export function createQueues(producer: Redis, settings: QueueSettings): NotifyQu
     telemetry,
     defaultJobOptions: jobOptions(settings.emailAttempts, settings.emailBackoffMs),
   });
+  const reminders = new Queue<ReminderJobData>(REMINDER_QUEUE, {
+    connection: producer,
+    prefix,
+    telemetry,
+    // The reminder job only queues the SMS and email (their own jobs retry the sending).
+    defaultJobOptions: jobOptions(5, 10_000),
+  });
   sms.on('error', () => undefined);
   email.on('error', () => undefined);
+  reminders.on('error', () => undefined);
   return {
     sms,
     email,
+    reminders,
     async close() {
-      await Promise.allSettled([sms.close(), email.close()]);
+      await Promise.allSettled([sms.close(), email.close(), reminders.close()]);
     },
   };
 }

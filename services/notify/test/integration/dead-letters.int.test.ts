@@ -45,13 +45,15 @@ it('dead-letters bad events at once, and carries on delivering good ones', async
     }),
     { persistent: true },
   );
-  // The live feed gets garbage too (it is bound to JobAssigned): ignored, the replica's queue keeps consuming.
+  // The live feed gets garbage too (it is bound to JobAssigned): ignored, the replica's queue keeps consuming. The
+  // durable queue is bound to JobAssigned as well (the booking record's technician), so it dead-letters its copy.
   await rabbit.publish(exchange(), JobAssigned.type, '{"type":"job.assigned.v1","data":{}}');
 
-  await waitFor(async () => (await rabbit.messageCount(dlq())) === 3, { timeoutMs: 15_000 });
-  const dead = await rabbit.peek(dlq(), 3);
+  await waitFor(async () => (await rabbit.messageCount(dlq())) === 4, { timeoutMs: 15_000 });
+  const dead = await rabbit.peek(dlq(), 4);
   expect(dead.map((m) => m.properties.headers?.['x-dead-letter-reason']).sort()).toEqual([
     'invalid-data',
+    'invalid-envelope',
     'malformed-json',
     'unknown-version',
   ]);

@@ -153,7 +153,7 @@ describe('queue dashboard (bull-board)', () => {
     const api = await admin.request('GET', `${UI}/api/queues?activeQueue=sms&status=completed&page=1`);
     expect(api.status).toBe(200);
     const names = (api.body as unknown as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(['email', 'sms']);
+    expect(names).toEqual(['email', 'reminders', 'sms']);
   });
 
   it('is refused to technicians and anonymous users', async () => {

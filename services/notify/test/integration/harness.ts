@@ -13,6 +13,7 @@ import {
 import { migratedServiceDatabase } from '@tyres/testkit';
 import { createEvent, createPublisher, type AnyContract, type EventOf, type Publisher } from '@tyres/events';
 import { signIdentity, type Identity } from '@tyres/service-kit';
+import { perthDate, perthInstant } from '@tyres/kernel';
 import {
   Client,
   keyPair,
@@ -22,6 +23,15 @@ import { loadServiceConfig, type Config } from '../../src/config';
 import { startNotify, type NotifyOptions, type NotifyService } from '../../src/service';
 
 export { Client };
+
+/**
+ * A clock showing `clock` Perth time on `date` (default today) when called now, then running at real speed: what
+ * notify plans by (quiet hours, reminders) in tests.
+ */
+export function perthClockAt(clock: string, date: string = perthDate()): () => Date {
+  const offset = perthInstant(date, clock).getTime() - Date.now();
+  return () => new Date(Date.now() + offset);
+}
 
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -119,7 +129,9 @@ export async function startNotifyInstance(
     SHUTDOWN_TIMEOUT_MS: '5000',
     ...env,
   });
-  const service = await startNotify(config, silent, options);
+  // Pinned to the middle of a Perth day unless a test says otherwise: quiet hours would otherwise hold every
+  // message of a suite that happens to run between 8 pm and 8 am Perth.
+  const service = await startNotify(config, silent, { now: perthClockAt('12:00'), ...options });
   const port = service.runtime.server.port;
   const url = `http://127.0.0.1:${port}`;
   // Ready = database, Redis, the durable consumer and the live feed are up (their bindings exist).
