@@ -4,6 +4,7 @@ import request from 'supertest';
 import * as z from 'zod';
 import {
   STAFF_ERRORS,
+  NO_BODY,
   checkResponse,
   documentedRoutes,
   expressRoutes,
@@ -85,6 +86,38 @@ describe('checking answers against the document', () => {
       createdAt: 'x',
     });
     expect(v?.problem).toMatch(/jobNumber/);
+  });
+
+  it('refuses a field the published document does not have (zod alone would drop it)', () => {
+    const v = checkResponse(compiled, 'GET', '/api/bookings/b1', 200, { ...booking, passwordHash: 'x' });
+    expect(v?.problem).toMatch(/additional properties \(passwordHash\)/);
+  });
+
+  it('holds error answers to their documented messages, a {name} standing for any text', () => {
+    expect(
+      checkResponse(compiled, 'GET', '/api/bookings/b1', 404, { message: 'Booking not found' }),
+    ).toBeUndefined();
+    expect(
+      checkResponse(compiled, 'GET', '/api/bookings/b1', 404, { message: 'Gone fishing' })?.problem,
+    ).toMatch(/not one documented for 404/);
+    const templated = compileRoutes({
+      '/api/jobs/{id}/invoice': {
+        post: {
+          responses: { ...errors({ 409: 'Job {jobNumber} already has invoice {invoiceNumber}' }) },
+        },
+      },
+    });
+    const msg = (message: string) =>
+      checkResponse(templated, 'POST', '/api/jobs/1/invoice', 409, { message });
+    expect(msg('Job JOB-1 already has invoice INV-000001')).toBeUndefined();
+    expect(msg('Job JOB-1 has no invoice')?.problem).toMatch(/not one documented/);
+  });
+
+  it('answers HEAD as GET, and checks the route and status of answers that are not JSON', () => {
+    expect(checkResponse(compiled, 'HEAD', '/api/bookings/slots', 200, NO_BODY)).toBeUndefined();
+    expect(checkResponse(compiled, 'GET', '/api/bookings/slots', 202, NO_BODY)?.problem).toMatch(
+      /status 202 is not documented/,
+    );
   });
 
   it('refuses undocumented statuses and routes, but not the kit’s generic answers', () => {

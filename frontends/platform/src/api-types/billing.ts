@@ -523,6 +523,8 @@ export interface components {
       /** @description A stable machine-readable code, e.g. validation_failed. */
       code?: string;
       details?: unknown;
+    } & {
+      [key: string]: unknown;
     };
     /** @description A customer invoice with its items. */
     CustomerInvoice: {

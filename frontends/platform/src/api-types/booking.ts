@@ -456,7 +456,7 @@ export interface paths {
             'application/json': components['schemas']['BookingConfirmation'];
           };
         };
-        /** @description Bad request: "The first problem with the request, e.g. "Valid email required" (details lists each field)"; "Invalid date or time slot selected"; "Invalid time slot"; "Bookings open N days ahead. Please choose a date on or before D Month YYYY."; "Idempotency-Key must be 1-200 printable characters" */
+        /** @description Bad request: "The first problem with the request, e.g. "Valid email required" (details lists each field)"; "Invalid date or time slot selected"; "Invalid time slot"; "Bookings open {days} days ahead. Please choose a date on or before {date}."; "Idempotency-Key must be 1-200 printable characters" */
         400: {
           headers: {
             [name: string]: unknown;
@@ -604,7 +604,7 @@ export interface paths {
             'application/json': components['schemas']['PrepaidQuote'];
           };
         };
-        /** @description Bad request: "The first problem with the request, e.g. "Valid email required" (details lists each field)"; "Invalid date or time slot selected"; "Invalid time slot"; "Bookings open N days ahead. Please choose a date on or before D Month YYYY."; "Online payment is not available for this booking (battery service or a tyre size that needs a custom quote). Please choose to pay on site."; "Idempotency-Key must be 1-200 printable characters" */
+        /** @description Bad request: "The first problem with the request, e.g. "Valid email required" (details lists each field)"; "Invalid date or time slot selected"; "Invalid time slot"; "Bookings open {days} days ahead. Please choose a date on or before {date}."; "Online payment is not available for this booking (battery service or a tyre size that needs a custom quote). Please choose to pay on site."; "Idempotency-Key must be 1-200 printable characters" */
         400: {
           headers: {
             [name: string]: unknown;
@@ -699,7 +699,7 @@ export interface paths {
             };
           };
         };
-        /** @description Bad request: "Please upload jpeg, png, webp files only."; "File size must be less than 5MB."; "Maximum 5 files allowed."; "Please choose at least one photo to upload."; "Unknown photo type"; "Upload the photos as multipart/form-data in the "photos" field."; "The upload was malformed or interrupted. Please try again."; "The upload was interrupted. Please try again." */
+        /** @description Bad request: "Please upload jpeg, png, webp files only."; "File size must be less than 5MB."; "Maximum 5 files allowed."; "Maximum 3 files allowed."; "Please choose at least one photo to upload."; "Unknown photo type"; "Upload the photos as multipart/form-data in the "photos" field."; "The upload was malformed or interrupted. Please try again."; "The upload was interrupted. Please try again." */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1331,7 +1331,7 @@ export interface paths {
             'application/json': components['schemas']['MovedReservation'];
           };
         };
-        /** @description Bad request: "Invalid date or time slot selected"; "Bookings open N days ahead. Please choose a date on or before D Month YYYY." */
+        /** @description Bad request: "Invalid date or time slot selected"; "Bookings open {days} days ahead. Please choose a date on or before {date}." */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1608,7 +1608,7 @@ export interface paths {
             'application/json': components['schemas']['ManagedBooking'];
           };
         };
-        /** @description Bad request: "Invalid date or time slot selected"; "Please select a date"; "Invalid time slot"; "Bookings open N days ahead. Please choose a date on or before D Month YYYY." */
+        /** @description Bad request: "Invalid date or time slot selected"; "Please select a date"; "Invalid time slot"; "Bookings open {days} days ahead. Please choose a date on or before {date}." */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1967,6 +1967,8 @@ export interface components {
       /** @description A stable machine-readable code, e.g. validation_failed. */
       code?: string;
       details?: unknown;
+    } & {
+      [key: string]: unknown;
     };
     TyrePrice: {
       price: components['schemas']['Money'];

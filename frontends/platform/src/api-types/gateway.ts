@@ -69,7 +69,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Too many requests: "Too many failed login attempts. Please try again in N minutes." */
+        /** @description Too many requests: "Too many failed login attempts. Please try again in {minutes} minutes."; "Too many failed login attempts. Please try again in 1 minute." */
         429: {
           headers: {
             [name: string]: unknown;
@@ -713,12 +713,16 @@ export interface components {
       /** @description A stable machine-readable code, e.g. validation_failed. */
       code?: string;
       details?: unknown;
+    } & {
+      [key: string]: unknown;
     };
     CombinedOpenApiDocument: {
       openapi: string;
       info: {
         title: string;
         version: string;
+      } & {
+        [key: string]: unknown;
       };
       paths: {
         [key: string]: unknown;
@@ -728,6 +732,8 @@ export interface components {
         service: string;
         reason: string;
       }[];
+    } & {
+      [key: string]: unknown;
     };
   };
   responses: never;

@@ -262,6 +262,8 @@ export interface components {
       /** @description A stable machine-readable code, e.g. validation_failed. */
       code?: string;
       details?: unknown;
+    } & {
+      [key: string]: unknown;
     };
     /** @description A job with what the schedule and the job screens use. */
     DetailedJob: {
@@ -812,7 +814,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: "Cannot change job {jobNumber} from {from} to {to}: the job is currently {from}. From {from} it can only move to {allowed}." */
+      /** @description Conflict: "Cannot change job {jobNumber} from {from} to {to}: the job is currently {from}. From {from} it can only move to {allowed}."; "Cannot change job {jobNumber} from {from} to {to}: the job is currently {from}." */
       409: {
         headers: {
           [name: string]: unknown;

@@ -295,6 +295,8 @@ export interface components {
       /** @description A stable machine-readable code, e.g. validation_failed. */
       code?: string;
       details?: unknown;
+    } & {
+      [key: string]: unknown;
     };
     DeliveryPage: {
       deliveries: components['schemas']['DeliverySummary'][];

@@ -250,6 +250,8 @@ export interface components {
       /** @description A stable machine-readable code, e.g. validation_failed. */
       code?: string;
       details?: unknown;
+    } & {
+      [key: string]: unknown;
     };
     PayablesReport: {
       totalPurchases: components['schemas']['Money'];

@@ -125,7 +125,7 @@ export const managePaths: RoutePaths = {
             MSG.invalidDateOrSlot,
             BOOKING_MESSAGES.selectDate,
             BOOKING_MESSAGES.invalidSlot,
-            'Bookings open N days ahead. Please choose a date on or before D Month YYYY.',
+            'Bookings open {days} days ahead. Please choose a date on or before {date}.',
           ],
           ...NOT_FOUND,
           409: [

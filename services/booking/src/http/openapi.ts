@@ -38,7 +38,7 @@ import { managePaths } from './manage-openapi';
 import { blockSlotSchema, moveReservationSchema } from './schemas';
 
 const ADMIN_ERRORS = { 401: STAFF_ERRORS[401], 403: 'Only an admin can do that' } as const;
-const HORIZON = 'Bookings open N days ahead. Please choose a date on or before D Month YYYY.';
+const HORIZON = 'Bookings open {days} days ahead. Please choose a date on or before {date}.';
 const VALIDATION =
   'The first problem with the request, e.g. "Valid email required" (details lists each field)';
 const IDEMPOTENCY_FORMAT = 'Idempotency-Key must be 1-200 printable characters';
@@ -230,6 +230,7 @@ export const bookingPaths: RoutePaths = {
             MSG.photoType,
             MSG.photoSize,
             MSG.photoCount(5),
+            MSG.photoCount(3),
             MSG.photoNone,
             MSG.photoKind,
             'Upload the photos as multipart/form-data in the "photos" field.',

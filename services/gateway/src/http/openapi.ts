@@ -77,7 +77,10 @@ export const gatewayPaths: RoutePaths = {
           400: ['Username is required', 'Password is required'],
           401: 'Invalid username or password',
           403: 'This account has been deactivated. Please contact an administrator.',
-          429: 'Too many failed login attempts. Please try again in N minutes.',
+          429: [
+            'Too many failed login attempts. Please try again in {minutes} minutes.',
+            'Too many failed login attempts. Please try again in 1 minute.',
+          ],
           ...UNAVAILABLE,
         }),
       },
@@ -158,11 +161,13 @@ export const gatewayPaths: RoutePaths = {
           z
             .object({
               openapi: z.string(),
-              info: z.object({ title: z.string(), version: z.string() }),
+              info: z.object({ title: z.string(), version: z.string() }).catchall(z.unknown()),
               paths: z.record(z.string(), z.unknown()),
               'x-services': z.array(z.string()),
               'x-unavailable-services': z.array(z.object({ service: z.string(), reason: z.string() })),
             })
+            // The rest of an OpenAPI document (components, tags, servers, …): OpenAPI's own schema describes it.
+            .catchall(z.unknown())
             .meta({ id: 'CombinedOpenApiDocument' }),
         ),
         ...errors(ADMIN),

@@ -88,8 +88,11 @@ const BOOKING_FAILURES = {
   503: [BOOKING_UNAVAILABLE, SAVE_FAILED_AFTER_BOOKING],
 } as const;
 
-const ILLEGAL_TRANSITION =
-  'Cannot change job {jobNumber} from {from} to {to}: the job is currently {from}. From {from} it can only move to {allowed}.';
+const ILLEGAL_TRANSITION = [
+  'Cannot change job {jobNumber} from {from} to {to}: the job is currently {from}. From {from} it can only move to {allowed}.',
+  // From a final status (paid, cancelled) there is nowhere to move.
+  'Cannot change job {jobNumber} from {from} to {to}: the job is currently {from}.',
+];
 
 // ------------------------------------------------------------------------------------------------ parameters
 
