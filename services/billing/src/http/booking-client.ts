@@ -1,3 +1,4 @@
+import { injectInto } from '@tyres/telemetry';
 import { HttpError } from '@tyres/service-kit';
 import { z } from 'zod';
 
@@ -32,6 +33,8 @@ export function httpBookingClient(baseUrl: string, timeoutMs = 5000): BookingCli
       const url = new URL(`/internal/booking-token/${encodeURIComponent(token)}`, baseUrl);
       const forwarded: Record<string, string> = { accept: 'application/json' };
       for (const [k, v] of Object.entries(headers)) if (v) forwarded[k] = v;
+      // The checkout's trace continues in booking (W3C traceparent).
+      injectInto(forwarded);
       let res: Response;
       try {
         res = await fetch(url, { headers: forwarded, signal: AbortSignal.timeout(timeoutMs) });

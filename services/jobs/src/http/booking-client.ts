@@ -1,3 +1,4 @@
+import { injectInto } from '@tyres/telemetry';
 import { HttpError, IDENTITY_HEADER, REQUEST_ID_HEADER, type Logger } from '@tyres/service-kit';
 import {
   BookingUnavailableError,
@@ -95,6 +96,8 @@ export class BookingClient implements ReservationApi {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (auth.identityToken) headers[IDENTITY_HEADER] = auth.identityToken;
     if (auth.requestId) headers[REQUEST_ID_HEADER] = auth.requestId;
+    // The staff request's trace continues in booking (W3C traceparent).
+    injectInto(headers);
     const url = `${this.base}/internal/reservations/${encodeURIComponent(jobId)}`;
     try {
       return await fetch(url, {
