@@ -28,6 +28,8 @@ import {
   type ServiceTopology,
 } from './topology';
 
+/** Links on a batch's span: the SDK's default span link limit. */
+const BATCH_SPAN_LINKS = 128;
 export interface HandlerContext {
   /** Child logger carrying service, correlationId, eventId, eventType and attempt. */
   logger: Logger;
@@ -472,6 +474,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
   function batchSpan(list: readonly Delivery[]): Span {
     const links: Link[] = [];
     for (const d of list) {
+      // The SDK keeps 128 links a span by default (OTEL_SPAN_LINK_COUNT_LIMIT) and drops the rest silently: stop
+      // there, and say how many messages the batch had (messaging.batch.message_count below).
+      if (links.length === BATCH_SPAN_LINKS) break;
       const sc = trace.getSpanContext(contextFrom(d.msg.properties.headers));
       if (sc) links.push({ context: sc });
     }
