@@ -20,6 +20,7 @@ export interface ApiReferenceDeps {
   gatewayDocument: () => OpenApiLike;
   routeOwner: RouteOwner;
   accessOf?: (path: string) => string | undefined;
+  edgeResponsesOf?: (method: string, path: string) => Record<string, unknown> | undefined;
   logger: Logger;
   /** How long one service may take to answer (default 3 s). */
   timeoutMs?: number;
@@ -67,6 +68,7 @@ export class ApiReference {
       unavailable,
       routeOwner: this.deps.routeOwner,
       ...(this.deps.accessOf ? { accessOf: this.deps.accessOf } : {}),
+      ...(this.deps.edgeResponsesOf ? { edgeResponsesOf: this.deps.edgeResponsesOf } : {}),
     });
     this.cached = {
       at: (this.deps.clock ?? Date.now)(),

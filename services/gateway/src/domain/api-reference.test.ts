@@ -1,4 +1,4 @@
-import { combineDocuments, samplePath, type OpenApiLike } from './api-reference';
+import { combineDocuments, samplePath, type OpenApiLike, withEdgeResponses } from './api-reference';
 
 const gateway: OpenApiLike = {
   openapi: '3.1.0',
@@ -106,5 +106,43 @@ describe('combineDocuments', () => {
 
   it('asks the routing table with one plain segment per parameter', () => {
     expect(samplePath('/api/dashboard/jobs/{jobId}/photos/{photoId}')).toBe('/api/dashboard/jobs/x/photos/x');
+  });
+});
+
+describe("the gateway's own answers on the services' operations", () => {
+  const edge429 = {
+    '429': {
+      description: 'gateway limit',
+      content: { 'application/json': { examples: { gw: { value: { message: 'Too many requests.' } } } } },
+    },
+  };
+  const combined = combineDocuments({
+    gateway,
+    services: [{ service: 'booking', document: booking }],
+    unavailable: [],
+    routeOwner: owner,
+    edgeResponsesOf: (method, path) => (method === 'POST' && path === '/api/bookings' ? edge429 : undefined),
+  });
+
+  it('adds them to the operations they apply to, and only those', () => {
+    const ops = combined.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    expect(ops['/api/bookings']?.post?.responses?.['429']).toEqual(edge429['429']);
+    expect(ops['/api/dashboard/jobs/{id}']?.get?.responses?.['429']).toBeUndefined();
+  });
+
+  it("merges with the service's own answer for the same status, keeping both messages", () => {
+    const merged = withEdgeResponses(
+      {
+        '429': {
+          description: 'hold cap',
+          content: {
+            'application/json': { examples: { e1: { value: { message: 'Too many open holds' } } } },
+          },
+        },
+      },
+      edge429,
+    ) as Record<string, { description: string; content: Record<string, { examples: object }> }>;
+    expect(merged['429']?.description).toBe('hold cap; or gateway limit');
+    expect(Object.keys(merged['429']?.content['application/json']?.examples ?? {})).toEqual(['e1', 'gw']);
   });
 });

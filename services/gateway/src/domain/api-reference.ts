@@ -76,6 +76,11 @@ export interface CombineInput {
   routeOwner: RouteOwner;
   /** Where each operation's access rule comes from (public / staff / admin), for the `x-access` extension. */
   accessOf?: (path: string) => string | undefined;
+  /**
+   * Answers the gateway itself gives on an operation before the service sees it (the public limits' 429), added
+   * to that operation's responses: the service's document cannot know them.
+   */
+  edgeResponsesOf?: (method: string, path: string) => Record<string, unknown> | undefined;
 }
 
 export interface CombinedDocument extends OpenApiLike {
@@ -133,6 +138,8 @@ export function combineDocuments(input: CombineInput): CombinedDocument {
         if (!Array.isArray(operation.tags) || operation.tags.length === 0) operation.tags = [service];
         for (const tag of operation.tags as string[]) if (!tags.has(tag)) tags.set(tag, { name: tag });
         if (operation.security) operation.security = clientSecurity(operation.security);
+        const edge = input.edgeResponsesOf?.(key.toUpperCase(), samplePath(template));
+        if (edge) operation.responses = withEdgeResponses(operation.responses, edge);
         operation['x-service'] = service;
         if (access) operation['x-access'] = access;
         outItem[key] = operation;
@@ -158,4 +165,41 @@ export function combineDocuments(input: CombineInput): CombinedDocument {
     'x-services': input.services.map((s) => s.service),
     'x-unavailable-services': input.unavailable,
   };
+}
+
+type ResponseLike = {
+  description?: string;
+  content?: Record<string, { examples?: Record<string, unknown> } & Record<string, unknown>>;
+} & Record<string, unknown>;
+
+/**
+ * An operation's responses with the gateway's own added: a status the service documents too (booking's 429 for
+ * its hold cap) keeps the service's answer and gains the gateway's description and examples.
+ */
+export function withEdgeResponses(
+  responses: unknown,
+  edge: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...((responses as Record<string, unknown> | undefined) ?? {}) };
+  for (const [status, added] of Object.entries(edge)) {
+    const existing = out[status] as ResponseLike | undefined;
+    if (!existing || typeof existing !== 'object' || !existing.content) {
+      out[status] = added;
+      continue;
+    }
+    const extra = added as ResponseLike;
+    const content = { ...existing.content };
+    for (const [type, media] of Object.entries(extra.content ?? {})) {
+      const mine = content[type];
+      content[type] = mine
+        ? { ...mine, examples: { ...(mine.examples ?? {}), ...(media.examples ?? {}) } }
+        : media;
+    }
+    out[status] = {
+      ...existing,
+      description: [existing.description, extra.description].filter(Boolean).join('; or '),
+      content,
+    };
+  }
+  return out;
 }

@@ -25,7 +25,7 @@ import { IdentityTokens } from './identity';
 import type { Sessions } from './session';
 import { clientAddress, TrustedProxies } from './client-address';
 import { gatewayOpenApi, gatewayPaths } from './openapi';
-import { PublicLimits, type HourlyLimits } from './public-limits';
+import { PublicLimits, publicLimitResponses, type HourlyLimits } from './public-limits';
 import { matchRoute, ROUTES } from './routing';
 
 export interface GatewayAppDeps {
@@ -91,6 +91,7 @@ export function createGatewayApp(deps: GatewayAppDeps) {
     gatewayDocument: () => gatewayOpenApi() as unknown as OpenApiLike,
     routeOwner: (path) => matchRoute(path, ROUTES)?.upstream,
     accessOf: (path) => matchRoute(path, ROUTES)?.access,
+    edgeResponsesOf: publicLimitResponses,
     logger: deps.logger,
   });
   app.use(apiDocsRoutes({ reference, adminOnly: deps.apiDocs.adminOnly }));

@@ -4,6 +4,7 @@ import {
   DEFAULT_HOURLY_LIMITS,
   hourlyLimits,
   limitGroupOf,
+  publicLimitResponses,
   limitKey,
   tooManyRequestsMessage,
 } from './public-limits';
@@ -81,5 +82,14 @@ describe('configuration', () => {
     ).toBe(10_000);
     const zero = gatewayEnvSchema.safeParse({ ...env, PUBLIC_LIMIT_QUOTES_PER_HOUR: '0' });
     expect(zero.error?.issues.map((i) => i.path.join('.'))).toEqual(['PUBLIC_LIMIT_QUOTES_PER_HOUR']);
+  });
+});
+
+describe('publicLimitResponses (the combined reference)', () => {
+  it('documents the 429 on every operation a public limit counts, with its message, and nothing elsewhere', () => {
+    const booking = publicLimitResponses('POST', '/api/bookings') as Record<string, { description: string }>;
+    expect(booking['429']?.description).toMatch(/"bookings" limit/);
+    expect(JSON.stringify(booking)).toContain('Too many requests. Please wait a few minutes and try again.');
+    expect(publicLimitResponses('GET', '/api/dashboard/jobs')).toBeUndefined();
   });
 });

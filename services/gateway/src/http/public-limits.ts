@@ -168,3 +168,32 @@ export class PublicLimits {
     }
   }
 }
+
+/**
+ * The 429 the public limits answer on an operation, as OpenAPI responses for the combined reference (the services'
+ * own documents cannot know it); undefined for an operation no limit counts.
+ */
+export function publicLimitResponses(method: string, path: string): Record<string, unknown> | undefined {
+  const group = limitGroupOf(method, path);
+  if (!group) return undefined;
+  return {
+    '429': {
+      description: `Too many requests from this client (the gateway's "${group}" limit per hour; Retry-After says when to try again)`,
+      headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: {
+            soon: { value: { message: tooManyRequestsMessage(60), code: 'too_many_requests' } },
+            later: {
+              value: {
+                message: 'Too many requests. Please try again in {minutes} minutes.',
+                code: 'too_many_requests',
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
