@@ -662,11 +662,15 @@ async function main() {
       }
     };
     const kinds = ['customer-invoice', 'purchase-invoice', 'business-expense'];
-    // One unseen day per write, after anything a previous run (BENCH_REUSE) left behind.
+    // One unseen day per write, after anything a previous run (BENCH_REUSE) left behind: days from 2001, before the
+    // seeded range and inside the dates billing accepts (from 1 Jan 2000 to five years ahead).
     const lastUsed = (
-      await pool.query(`SELECT COALESCE(max("day"), '2039-12-31')::text AS d FROM reporting.gst_day_blocks`)
+      await pool.query(
+        `SELECT COALESCE(max("day"), '2000-12-31')::text AS d FROM reporting.gst_day_blocks WHERE "day" < $1`,
+        [RANGE_START],
+      )
     ).rows[0].d;
-    const firstDay = addDays(lastUsed < '2039-12-31' ? '2039-12-31' : lastUsed, 1);
+    const firstDay = addDays(lastUsed < '2000-12-31' ? '2000-12-31' : lastUsed, 1);
     const dateOf = (i) => addDays(firstDay, i);
 
     let mode;
