@@ -51,6 +51,9 @@ async function main() {
     // Every browser suite quotes (holds a slot for card payment) from 127.0.0.1 and leaves some holds unpaid (a
     // declined card); booking's cap on open holds per client has its own tests (holds.int.test.ts).
     MAX_OPEN_HOLDS_PER_CLIENT: '1000',
+    // Every answer the journeys get is checked against its service's OpenAPI document (issue 17): one that drifts
+    // answers 500 naming the field, and the journey that met it fails.
+    OPENAPI_RESPONSE_CHECK: process.env.OPENAPI_RESPONSE_CHECK ?? 'strict',
   });
   if (!(await checkInfra(env))) process.exit(1);
   if (!process.env.E2E_SKIP_BUILD) await run('npm', ['run', 'build'], { env });
