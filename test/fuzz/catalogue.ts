@@ -143,6 +143,7 @@ const uuidParam = (pick: (f: Fixtures) => string): Param => ({ valid: pick, stri
 const jobParam = uuidParam((f) => f.jobId);
 const invoiceParam = uuidParam((f) => f.invoiceId);
 const randomish = '3b241101-e2bb-4255-8caf-4136c566a962';
+const manageToken: Param = { valid: () => 'fuzzNotARealManageToken0123456789abcdefghijk', strict: true };
 
 // --- bodies ------------------------------------------------------------------------------------------------------
 
@@ -487,6 +488,103 @@ export const CATALOGUE: RouteSpec[] = [
       ],
       base: () => 'q=10%20Rockingham&sessionToken=fuzz',
     },
+  },
+
+  // Booking: manage my booking (issue 18). The token is never a real one: every request is refused (404), nothing
+  // changes; the pages' own behaviour is covered by booking's integration suite and the manage e2e test.
+  {
+    method: 'GET',
+    path: '/api/manage/{token}',
+    access: 'public',
+    source: 'service',
+    upstream: 'booking',
+    writes: false,
+    params: { token: manageToken },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/manage/{token}',
+    access: 'public',
+    source: 'service',
+    upstream: 'booking',
+    writes: true,
+    params: { token: manageToken },
+    body: json([{ path: 'phone', kind: 'phone', required: false }], () => ({ phone: '0412 345 678' })),
+  },
+  {
+    method: 'POST',
+    path: '/api/manage/{token}/reschedule',
+    access: 'public',
+    source: 'service',
+    upstream: 'booking',
+    writes: true,
+    params: { token: manageToken },
+    body: json(
+      [
+        { path: 'scheduledDate', kind: 'bookingDate', required: true },
+        { path: 'timeSlot', kind: 'enum', values: SLOTS, required: true },
+      ],
+      (f) => ({ scheduledDate: f.freeDate, timeSlot: f.freeSlot }),
+    ),
+  },
+  {
+    method: 'POST',
+    path: '/api/manage/{token}/cancel',
+    access: 'public',
+    source: 'service',
+    upstream: 'booking',
+    writes: true,
+    params: { token: manageToken },
+    body: { kind: 'ignored' },
+  },
+  {
+    method: 'POST',
+    path: '/api/manage/{token}/photos',
+    access: 'public',
+    source: 'service',
+    upstream: 'booking',
+    writes: true,
+    params: { token: manageToken },
+    body: { kind: 'multipart' },
+  },
+  // Booking: staff cancel (admin) of a job that does not exist, so nothing is cancelled.
+  {
+    method: 'GET',
+    path: '/api/dashboard/bookings/{jobId}/cancellation',
+    access: 'admin',
+    source: 'service',
+    upstream: 'booking',
+    writes: false,
+    params: { jobId: jobParam },
+  },
+  {
+    method: 'POST',
+    path: '/api/dashboard/bookings/{jobId}/cancel',
+    access: 'admin',
+    source: 'service',
+    upstream: 'booking',
+    writes: true,
+    params: { jobId: uuidParam(() => randomish) },
+    body: json([{ path: 'reason', kind: 'text', required: true }], () => ({ reason: 'Fuzz' })),
+  },
+  // Billing: refunds (issue 18).
+  {
+    method: 'GET',
+    path: '/api/dashboard/refunds',
+    access: 'admin',
+    source: 'service',
+    upstream: 'billing',
+    writes: false,
+  },
+  {
+    method: 'POST',
+    path: '/api/dashboard/refunds/{id}/retry',
+    access: 'admin',
+    source: 'service',
+    upstream: 'billing',
+    writes: true,
+    params: { id: uuidParam(() => randomish) },
+    body: { kind: 'ignored' },
   },
 
   // Billing: public payment calls.

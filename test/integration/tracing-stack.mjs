@@ -46,6 +46,8 @@ const env = stackEnv(process.env, {
   EVENT_PREFIX: `${tag}.`,
   REDIS_PREFIX: `${tag}:`,
   LOG_LEVEL: process.env.TRACE_STACK_LOG_LEVEL ?? 'warn',
+  // The email job must run now, whatever the time in Perth (quiet hours have their own tests).
+  QUIET_HOURS: 'off',
   GATEWAY_PORT: basePort + 8,
   PORT_OFFSET: basePort - 3000,
   TSX_TSCONFIG_PATH: path.join(ROOT, 'test', 'integration', 'tracing.tsconfig.json'),

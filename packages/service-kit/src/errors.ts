@@ -76,8 +76,10 @@ export function toHttpError(err: unknown): HttpError | undefined {
       return new HttpError(400, 'Request body is not valid JSON', 'malformed_json');
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
       return new HttpError(415, 'Unsupported request encoding', 'unsupported_encoding');
+    // Any other refusal of the body parser (e.g. content-encoding gzip over bytes that are not gzip): the same
+    // answer on every route, named so clients and the OpenAPI check can tell it from the route's own.
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose)
-      return new HttpError(e.status, e.message);
+      return new HttpError(e.status, e.message, 'malformed_body');
   }
   // A database restart, a dropped connection or a serialization race that outlived its retries: the request can be
   // repeated, so say so (503 + Retry-After) instead of a 500 that reads like a bug.

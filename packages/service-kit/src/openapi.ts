@@ -333,7 +333,7 @@ export function checkResponse(
  * in the service's description, not on every operation; their body is still checked.
  */
 const GENERIC_STATUSES = new Set([413, 415, 500, 502, 503]);
-const GENERIC_400_CODES = new Set(['malformed_json', 'malformed_url', 'invalid_characters']);
+const GENERIC_400_CODES = new Set(['malformed_json', 'malformed_body', 'malformed_url', 'invalid_characters']);
 
 function isGenericError(status: number, body: unknown): boolean {
   if (GENERIC_STATUSES.has(status)) return true;

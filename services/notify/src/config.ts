@@ -1,3 +1,4 @@
+import { parseQuietWindow } from './domain/quiet-hours';
 import { loadConfig, serviceEnvSchema } from '@tyres/service-kit';
 import { z } from 'zod';
 
@@ -39,6 +40,22 @@ export const configSchema = serviceEnvSchema(3005)
     BUSINESS_NAME: z.string().min(1).default('Mobile Tyres Perth'),
     /** The spec's contact phone ({phone}); shown as the way to cancel or reschedule. */
     BUSINESS_PHONE: z.string().default(''),
+
+    /**
+     * Quiet hours, Perth time: nothing but the en route SMS is sent between these times; the rest waits for the
+     * morning. `off` sends at once (the tracing and end-to-end stacks, whose own tests do not wait until 8 am).
+     */
+    QUIET_HOURS: z
+      .string()
+      .default('20:00-08:00')
+      .transform((value, ctx) => {
+        try {
+          return parseQuietWindow(value);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
 
     // --- Background work ----------------------------------------------------------------------------------------
     /** Run the sms and email workers in this process (default); false for a WebSocket-only replica. */

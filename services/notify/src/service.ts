@@ -123,6 +123,7 @@ export async function startNotify(
     business: { name: config.BUSINESS_NAME, phone: config.BUSINESS_PHONE },
     smsAttempts: config.SMS_ATTEMPTS,
     emailAttempts: config.EMAIL_ATTEMPTS,
+    quietWindow: config.QUIET_HOURS,
     ...(options.now ? { now: options.now } : {}),
   });
   const bookings = new BookingRepository(db);

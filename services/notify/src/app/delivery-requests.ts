@@ -1,7 +1,7 @@
 import type { BookingCreated, EmailRequested, EventOf, SmsRequested } from '@tyres/events';
 import type { DeliveryRepository, DeliveryStatus, NewDelivery } from '../db/deliveries';
 import { bookingConfirmationEmail, type BusinessDetails } from '../domain/messages';
-import { releaseAfterQuietHours } from '../domain/quiet-hours';
+import { DEFAULT_QUIET_WINDOW, releaseAfterQuietHours, type QuietWindow } from '../domain/quiet-hours';
 import { bookingConfirmationJobId, emailJobId, smsJobId, type NotifyQueues } from '../workers/queues';
 
 /** Statuses whose BullMQ job may still need (re-)adding: the message has not been sent or given up. */
@@ -15,6 +15,8 @@ export interface DeliveryRequestsDeps {
   emailAttempts: number;
   /** The clock quiet hours are judged by (tests pin it). */
   now?: () => Date;
+  /** Config QUIET_HOURS; null: off. Default 8 pm to 8 am Perth. */
+  quietWindow?: QuietWindow | null;
 }
 
 /**
@@ -90,7 +92,11 @@ export class DeliveryRequests {
    */
   async enqueue(input: NewDelivery): Promise<void | 'duplicate'> {
     const now = this.deps.now?.() ?? new Date();
-    const sendAt = releaseAfterQuietHours(now, input.purpose);
+    const sendAt = releaseAfterQuietHours(
+      now,
+      input.purpose,
+      this.deps.quietWindow === undefined ? DEFAULT_QUIET_WINDOW : this.deps.quietWindow,
+    );
     const held = sendAt.getTime() > now.getTime();
     const { delivery, created } = await this.deps.deliveries.createIfAbsent({
       ...input,

@@ -1,5 +1,5 @@
 import { perthInstant } from '@tyres/kernel';
-import { EN_ROUTE_PURPOSE, inQuietHours, releaseAfterQuietHours } from './quiet-hours';
+import { EN_ROUTE_PURPOSE, inQuietHours, parseQuietWindow, releaseAfterQuietHours } from './quiet-hours';
 
 const perth = (date: string, clock: string) => perthInstant(date, clock);
 
@@ -55,5 +55,27 @@ describe('quiet hours (8 pm to 8 am Perth)', () => {
     expect(inQuietHours(new Date('2026-11-24T12:00:00Z'))).toBe(true);
     expect(inQuietHours(new Date('2026-11-24T23:59:00Z'))).toBe(true);
     expect(inQuietHours(new Date('2026-11-25T00:00:00Z'))).toBe(false);
+  });
+});
+
+describe('the configured window (QUIET_HOURS)', () => {
+  it('reads evening-to-morning windows and off', () => {
+    expect(parseQuietWindow('20:00-08:00')).toEqual({ from: '20:00', until: '08:00' });
+    expect(parseQuietWindow('21:30-07:00')).toEqual({ from: '21:30', until: '07:00' });
+    expect(parseQuietWindow('off')).toBeNull();
+    expect(() => parseQuietWindow('08:00-20:00')).toThrow(/evening time to a morning time/);
+    expect(() => parseQuietWindow('8pm-8am')).toThrow(/HH:mm-HH:mm/);
+  });
+
+  it('holds to the configured morning, and sends at once when off', () => {
+    // 21:00 Perth = 13:00 UTC.
+    const nine = new Date(Date.UTC(2026, 11, 9, 13, 0));
+    expect(releaseAfterQuietHours(nine, 'booking-confirmation', { from: '21:30', until: '07:00' })).toBe(
+      nine,
+    );
+    expect(
+      releaseAfterQuietHours(nine, 'booking-confirmation', { from: '20:00', until: '07:00' }).toISOString(),
+    ).toBe('2026-12-09T23:00:00.000Z');
+    expect(releaseAfterQuietHours(nine, 'booking-confirmation', null)).toBe(nine);
   });
 });
