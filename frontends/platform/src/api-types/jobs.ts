@@ -951,7 +951,7 @@ export interface operations {
           'application/json': components['schemas']['JobDetail'];
         };
       };
-      /** @description Bad request: "Please select both date and time slot"; "Invalid date or time slot selected"; "Invalid time slot"; "Cannot reschedule to a past date"; "That time slot has already passed today. Please select a later time slot." */
+      /** @description Bad request: "Please select both date and time slot"; "Invalid date or time slot selected"; "Invalid time slot"; "Cannot reschedule to a past date"; "That time slot has already passed today. Please select a later time slot."; "Bookings open {days} days ahead. Please choose a date on or before {date}." */
       400: {
         headers: {
           [name: string]: unknown;

@@ -243,7 +243,15 @@ export const jobsPaths: RoutePaths = {
       responses: {
         '200': json('The job as it is now', JobDetailSchema),
         ...errors({
-          400: [BOTH_REQUIRED, INVALID_DATE, INVALID_SLOT, PAST_DATE, SLOT_PASSED],
+          400: [
+            BOTH_REQUIRED,
+            INVALID_DATE,
+            INVALID_SLOT,
+            PAST_DATE,
+            SLOT_PASSED,
+            // Booking's refusal of a date past its horizon, passed on as it is.
+            'Bookings open {days} days ahead. Please choose a date on or before {date}.',
+          ],
           ...ADMIN_CHANGE,
           404: JOB_NOT_FOUND,
           409: [
