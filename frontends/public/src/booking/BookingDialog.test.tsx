@@ -319,9 +319,13 @@ describe('booking dialog: steps', () => {
     await next(user);
     await next(user);
     await screen.findByText('Step 3 of 7');
+    // The dialog moves focus to the new step's heading after it renders: paste only once Width has it, or the text
+    // lands on the heading (a race seen once in CI).
+    await settled();
     await user.click(screen.getByLabelText('Width'));
+    await waitFor(() => expect(screen.getByLabelText('Width')).toHaveFocus());
     await user.paste('265/65R17');
-    expect(screen.getByLabelText('Width')).toHaveValue('265');
+    await waitFor(() => expect(screen.getByLabelText('Width')).toHaveValue('265'));
     expect(screen.getByLabelText('Profile')).toHaveValue('65');
     expect(screen.getByLabelText('Rim')).toHaveValue('17');
   });
