@@ -1,4 +1,4 @@
-import { checkResponse, compileRoutes } from '@tyres/service-kit';
+import { checkResponse, compileRoutes, expressRoutes } from '@tyres/service-kit';
 import type { Payments } from '../../src/app/payments';
 import { billingPaths } from '../../src/http/openapi';
 import { billingRouters, STRIPE_WEBHOOK_PATH, type BillingUseCases } from '../../src/http/routes';
@@ -10,14 +10,8 @@ jest.setTimeout(120_000);
 function routerRoutes(): string[] {
   const useCases = { payments: { mode: 'test' } as Payments } as BillingUseCases;
   const routes = [`POST ${STRIPE_WEBHOOK_PATH}`];
-  for (const [prefix, router] of billingRouters(useCases)) {
-    for (const layer of router.stack) {
-      const route = layer.route as { path: string; methods: Record<string, boolean> } | undefined;
-      if (!route) continue;
-      const path = `${prefix}${route.path === '/' ? '' : route.path}`.replace(/:(\w+)/g, '{$1}');
-      for (const method of Object.keys(route.methods)) routes.push(`${method.toUpperCase()} ${path}`);
-    }
-  }
+  for (const [prefix, router] of billingRouters(useCases))
+    routes.push(...expressRoutes(router).map((r) => r.replace(' ', ` ${prefix}`).replace(/(.)\/$/, '$1')));
   return routes.sort();
 }
 

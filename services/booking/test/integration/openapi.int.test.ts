@@ -2,35 +2,12 @@
  * Booking's OpenAPI document (issue 17): served at /openapi.json as OpenAPI 3.1, and it describes every route the
  * router has, so a route added to routes.ts without its description in openapi.ts fails here.
  */
-import express, { type Express } from 'express';
+import express from 'express';
+import { expressRoutes } from '@tyres/service-kit';
 import { bookingRoutes, type RouteDeps } from '../../src/http/routes';
 import { startTestBooking, type BookingUnderTest } from './harness';
 
 jest.setTimeout(60_000);
-
-/** Every (METHOD, OpenAPI path) express would answer, walking nested routers (express 5 / router 2 layers). */
-function routerRoutes(app: Express): string[] {
-  const out: string[] = [];
-  type Layer = {
-    name?: string;
-    rawPath?: string;
-    route?: { path: string; methods: Record<string, boolean> };
-    handle?: { stack?: Layer[] };
-  };
-  const walk = (stack: Layer[], prefix: string) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const template = (prefix + layer.route.path).replace(/[:*](\w+)/g, '{$1}');
-        for (const method of Object.keys(layer.route.methods))
-          out.push(`${method.toUpperCase()} ${template}`);
-      } else if (layer.name === 'router' && layer.handle?.stack) {
-        walk(layer.handle.stack, prefix + (typeof layer.rawPath === 'string' ? layer.rawPath : ''));
-      }
-    }
-  };
-  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
-  return out.filter((r) => !/ \/openapi\.json$/.test(r)).sort();
-}
 
 let booking: BookingUnderTest;
 
@@ -57,7 +34,7 @@ describe('GET /openapi.json', () => {
 
     const app = express();
     bookingRoutes({ clock: () => new Date() } as RouteDeps)(app);
-    const routes = routerRoutes(app);
+    const routes = expressRoutes(app);
     expect(routes.length).toBeGreaterThan(20);
     const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
