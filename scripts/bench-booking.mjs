@@ -2,8 +2,10 @@
 // `npm run bench:booking`: the booking service through the gateway, on the whole local stack (scripts/lib/stack.mjs).
 //
 //   1. GET /api/time-slots?date=...   50 connections, BENCH_DURATION s (default 10)   budget p99 < 50 ms
-//   2. POST /api/bookings             20 connections, BENCH_BOOKINGS requests (default 2000), every request for a
-//                                     distinct (date, slot), so all of them must succeed     budget p99 < 150 ms
+//   2. POST /api/bookings             20 connections, BENCH_BOOKINGS requests (default 2000), each (date, slot)
+//                                     booked up to its capacity, so all of them must succeed  budget p99 < 150 ms
+// Capacity (issue 19): BENCH_TECHNICIANS technicians (default 2) are put on the roster Monday to Friday, so every slot
+// holds that many jobs; consecutive requests book the same slot, so they race for its lock. 0 = no roster (1 job).
 // Budgets also require zero errors and zero non-2xx answers. Runs on its own database (BENCH_DATABASE_URL, default
 // .../tyres_bench_booking, dropped and recreated each run) and its own event prefix, so it never touches dev data.
 // Starts the gateway and booking (the path measured); BENCH_FULL_STACK=1 starts every service as `npm start` does.
@@ -19,19 +21,24 @@ const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 2000);
 const WARMUP_BOOKINGS = 200;
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/tyres_bench_booking';
 const SLOTS = ['8-10 AM', '10-12 AM', '12-2 PM', '2-4 PM'];
+const TECHNICIANS = Number(process.env.BENCH_TECHNICIANS ?? 2);
+const CAPACITY = Math.max(TECHNICIANS, 1);
+/** WA public holidays are closed (issue 19): set once the kernel is built (main). */
+let isHoliday = () => false;
 
 /** Business days in Perth starting tomorrow: a date is never "today", so no slot has passed. */
 function* businessDays() {
   const perthNow = new Date(Date.now() + 8 * 3600_000);
   for (let i = 1; ; i++) {
     const d = new Date(perthNow.getTime() + i * 86_400_000);
-    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) yield d.toISOString().slice(0, 10);
+    const date = d.toISOString().slice(0, 10);
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6 && !isHoliday(date)) yield date;
   }
 }
 
-/** Distinct (date, slot) pairs, in order. */
+/** (date, slot) pairs in order, each CAPACITY times in a row. */
 function* slotPairs() {
-  for (const date of businessDays()) for (const slot of SLOTS) yield { date, slot };
+  for (const date of businessDays()) for (const slot of SLOTS) for (let i = 0; i < CAPACITY; i++) yield { date, slot };
 }
 
 let seq = 0;
@@ -100,6 +107,10 @@ async function main() {
     PUBLIC_LIMIT_PHOTO_UPLOADS_PER_HOUR: '1000000',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    // 2,200 bookings reach well past the default 90-day horizon (more so at capacity 1).
+    BOOKING_HORIZON_DAYS: '3660',
+    // Required in production since issue 18 (the manage-my-booking links' site).
+    PUBLIC_SITE_URL: process.env.PUBLIC_SITE_URL ?? 'https://bench.example.com.au',
     // Ports of their own, so this can run while another bench script (18080 / +10000) is running.
     GATEWAY_PORT: Number(process.env.BENCH_GATEWAY_PORT ?? 18280),
     PORT_OFFSET: Number(process.env.BENCH_PORT_OFFSET ?? 10200),
@@ -110,6 +121,14 @@ async function main() {
   await run('npx', ['tsc', '-b', ...(only ? only.map((s) => `services/${s}`) : [])], { env });
   await resetDatabase(DATABASE_URL);
   await run(process.execPath, ['scripts/db-migrate.mjs', 'deploy', ...(only ?? [])], { env });
+  ({ isWaPublicHoliday: isHoliday } = await import('@tyres/kernel'));
+  // The roster: TECHNICIANS technicians, Monday to Friday (as booking learns them from the gateway's user events).
+  if (TECHNICIANS > 0)
+    await query(
+      DATABASE_URL,
+      `INSERT INTO booking.roster_technicians (user_id, username, is_active, fact_at)
+       SELECT gen_random_uuid(), 'bench.tech.' || g, true, now() FROM generate_series(1, ${TECHNICIANS}) g`,
+    );
 
   const procs = startServices(env, { quiet: true, only });
   try {
@@ -128,10 +147,7 @@ async function main() {
       });
       if (res.status !== 201) throw new Error(`setup booking failed: ${res.status} ${await res.text()}`);
     }
-    pairs.next();
-    pairs.next();
-    pairs.next();
-    pairs.next(); // the list date's four slots are not used below
+    for (let i = 0; i < SLOTS.length * CAPACITY; i++) pairs.next(); // the list date's slots are not used below
     const slotsUrl = `${base}/api/time-slots?date=${listDate}`;
     const probe = await fetch(slotsUrl);
     console.log(`GET /api/time-slots?date=${listDate} → ${probe.status} ${await probe.text()}`);
@@ -167,7 +183,7 @@ async function main() {
       DATABASE_URL,
       `SELECT (SELECT count(*)::int FROM booking.slot_reservations WHERE released_at IS NULL) AS live,
               (SELECT count(*)::int FROM (SELECT 1 FROM booking.slot_reservations WHERE released_at IS NULL
-                                          GROUP BY date, time_slot HAVING count(*) > 1) d) AS doubles`,
+                                          GROUP BY date, time_slot HAVING count(*) > ${CAPACITY}) d) AS doubles`,
     );
     const [{ pending }] = await query(DATABASE_URL, `SELECT count(*)::int AS pending FROM booking.outbox_events WHERE published_at IS NULL`);
 
@@ -175,7 +191,8 @@ async function main() {
     console.log(row(`GET time-slots (${SLOT_CONNECTIONS}c)`, slots));
     console.log(row('  same, direct (info)', slotsDirect));
     console.log(row(`POST bookings (${BOOKING_CONNECTIONS}c)`, bookings));
-    console.log(`\nbookings stored: ${live} live reservations (expected ${2 + WARMUP_BOOKINGS + BOOKINGS}), double-booked slots: ${doubles}, outbox rows not yet published: ${pending}`);
+    console.log(`\ncapacity ${CAPACITY} per slot (${TECHNICIANS} technicians rostered)`);
+    console.log(`bookings stored: ${live} live reservations (expected ${2 + WARMUP_BOOKINGS + BOOKINGS}), slots over capacity: ${doubles}, outbox rows not yet published: ${pending}`);
     const ok = (r) => r.errors === 0 && r.non2xx === 0 && r.timeouts === 0;
     const within =
       slots.latency.p99 < 50 && bookings.latency.p99 < 150 && ok(slots) && ok(bookings) && doubles === 0 && live === 2 + WARMUP_BOOKINGS + BOOKINGS;

@@ -14,20 +14,27 @@
 //      written into a real outbox table and published by the outbox relay (createOutboxRelay, as billing does).
 //      Budget: p95 < 1 s from the write returning.
 //
-//   5. Replicas: two more backlogs of BENCH_REPLICA_EVENTS events each (default 40,000), folded by one replica and
-//      then by two replicas (competing consumers on the one queue): two must be faster than one.
+//   5. Replicas: four more backlogs of BENCH_REPLICA_EVENTS events each (default 40,000), folded by one replica with
+//      one batch at a time, two replicas with one each, one replica as deployed (REPORTING_BATCH_CONCURRENCY default,
+//      two batches at once) and two as deployed (competing consumers on the one queue), then again in the opposite
+//      order. Budget: two replicas as deployed faster than one (both rounds together). For each, where the time went: CPU of each replica, of the Postgres backends serving
+//      them and of RabbitMQ (from /proc, when they run on this machine), how busy the machine was, and what the
+//      backends were doing (pg_stat_activity sampled every 200 ms: on CPU, waiting for the client, waiting on a lock).
 //
+// Replicas budget: two replicas as deployed at least 5% faster than one (less is within the noise of a shared machine).
 // Catch-up budget: the live consumer's catch-up rate (step 1) at least 50% of the rebuild rate (step 3), both
 // measured in this run, both including process start.
 //
 // Sizes: BENCH_INVOICES, BENCH_PURCHASES, BENCH_EXPENSES, BENCH_JOBS, BENCH_ITERATIONS, BENCH_FRESHNESS_WRITES,
-// BENCH_REPLICA_EVENTS (0 skips step 5).
+// BENCH_REPLICA_EVENTS (0 skips step 5), BENCH_REPLICA_ROUNDS (1 or 2, default 2).
 // BENCH_REUSE=1 keeps the database of the previous run (already seeded) and skips step 1.
 // Uses its own database (BENCH_DATABASE_URL, default .../tyres_bench_reporting, recreated) and a unique EVENT_PREFIX.
 import { spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import amqplib from 'amqplib';
 import pg from 'pg';
 import events from '@tyres/events';
@@ -58,6 +65,10 @@ const N_JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const FRESHNESS_WRITES = Number(process.env.BENCH_FRESHNESS_WRITES ?? 90);
 const N_REPLICA_EVENTS = Number(process.env.BENCH_REPLICA_EVENTS ?? 40_000);
+/** Rounds of the four replica configurations (the second in the opposite order). */
+const REPLICA_ROUNDS = Math.min(2, Math.max(1, Number(process.env.BENCH_REPLICA_ROUNDS ?? 2)));
+/** Two replicas count as faster than one from this ratio up (below it, the difference is within the noise). */
+const REPLICA_MARGIN = 1.05;
 const REUSE = process.env.BENCH_REUSE === '1';
 /** Live catch-up at least this share of the rebuild rate. */
 const CATCHUP_BUDGET = 0.5;
@@ -106,6 +117,41 @@ const stats = (values) => {
   return { n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1] };
 };
 const fmt = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
+/** CPU seconds (user + system) a local process has used, from /proc (clock ticks of 1/100 s); undefined if unknown. */
+const cpuSeconds = (pid) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+};
+/** The machine's busy and total CPU time so far (/proc/stat), or undefined. */
+const machineTicks = () => {
+  try {
+    const t = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const all = t.reduce((a, b) => a + b, 0);
+    return { busy: all - t[3] - (t[4] ?? 0), all };
+  } catch {
+    return undefined;
+  }
+};
+/** RabbitMQ's Erlang VM on this machine (beam.smp), if there is one. */
+const rabbitPid = () => {
+  try {
+    for (const p of fs.readdirSync('/proc'))
+      if (
+        /^\d+$/.test(p) &&
+        fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('beam.smp') &&
+        fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('rabbit')
+      )
+        return Number(p);
+  } catch {
+    // no /proc
+  }
+  return undefined;
+};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const meta = (source) => ({ source, correlationId: randomUUID() });
 /** The figures depend on what else the machine runs: print it with them. */
@@ -375,6 +421,13 @@ async function main() {
   await run('npm', ['run', 'prisma:generate'], { env, stdio: 'ignore' });
   await run('npx', ['tsc', '-b', 'services/reporting'], { env });
   await run(process.execPath, ['scripts/db-migrate.mjs', 'deploy', 'reporting'], { env, stdio: 'ignore' });
+  // Batches a replica folds at once when REPORTING_BATCH_CONCURRENCY is not set (the built service's default).
+  const reportingConfig = await import(
+    pathToFileURL(path.join(ROOT, 'services/reporting/dist/config.js')).href
+  );
+  const DEFAULT_CONCURRENCY = (
+    reportingConfig.configSchema ?? reportingConfig.default.configSchema
+  ).shape.REPORTING_BATCH_CONCURRENCY.parse(undefined);
 
   const serviceEnv = {
     ...env,
@@ -385,7 +438,8 @@ async function main() {
     INTERNAL_JWT_PUBLIC_KEY: publicKey,
   };
   const reportingEnv = { ...serviceEnv, PORT: String(REPORTING_PORT) };
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // Named, so the backend sampling below leaves the bench's own connections out.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, application_name: 'bench-reporting' });
   const stored = async () =>
     Number((await pool.query('SELECT count(*)::int AS n FROM reporting.events')).rows[0].n);
 
@@ -452,6 +506,42 @@ async function main() {
     const conn = await amqplib.connect(amqpUrl);
     const ch = await conn.createChannel();
     const ready = async () => (await ch.checkQueue(queue)).messageCount;
+    // Where the time goes, from ready to the end: CPU of each replica, of the Postgres backends serving them and of
+    // RabbitMQ, the machine's busy share, and what the backends are doing (sampled every 200 ms).
+    const cpuAtReady = procs.map((p) => cpuSeconds(p.child.pid));
+    const rabbit = rabbitPid();
+    const rabbitAtReady = rabbit && cpuSeconds(rabbit);
+    const machineAtReady = machineTicks();
+    const backendCpu = new Map();
+    const states = new Map();
+    let samples = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const rows = (
+          await pool.query(
+            `SELECT pid, state, wait_event_type AS type, wait_event AS event,
+                    query ~ '^\\s*WITH (blocks|items) AS' AS refresh
+               FROM pg_stat_activity
+              WHERE datname = current_database() AND application_name <> 'bench-reporting'`,
+          )
+        ).rows;
+        samples += 1;
+        for (const r of rows) {
+          if (!backendCpu.has(r.pid)) backendCpu.set(r.pid, cpuSeconds(r.pid));
+          if (r.state === 'idle') continue;
+          // The day refresher's statements apart from the batches' (what a backlog's refreshes cost).
+          const key =
+            r.state === 'active'
+              ? `${r.refresh ? 'day refresh ' : ''}${r.type ? `${r.type === 'Lock' ? 'lock wait' : r.type} ${r.event}` : 'on CPU'}`
+              : r.state === 'idle in transaction' && r.type === 'Client'
+                ? 'in transaction, waiting for reporting'
+                : `${r.state}${r.type ? ` ${r.type} ${r.event}` : ''}`;
+          states.set(key, (states.get(key) ?? 0) + 1);
+        }
+        await sleep(200);
+      }
+    })();
     for (;;) {
       const drained = (await ready()) === 0;
       const n = drained || Date.now() - lastLog > 15_000 ? await stored() : 0;
@@ -469,17 +559,59 @@ async function main() {
       await sleep(100);
     }
     await conn.close();
+    const storedAt = Date.now();
     // Facts are folded with each batch; the day summaries the reports read follow through the day refresher.
     const dirty = async () =>
       Number((await pool.query('SELECT count(*)::int AS n FROM reporting.dirty_days')).rows[0].n);
     while ((await dirty()) > 0) await sleep(50);
     const ms = Date.now() - started;
+    sampling = false;
+    await sampler;
+    const secs = (Date.now() - readyAt) / 1000;
+    const share = (before, after) =>
+      before === undefined || after === undefined ? undefined : Math.round(((after - before) / secs) * 100);
+    let pgCpu = 0;
+    let pgKnown = false;
+    for (const [pid, at] of backendCpu) {
+      const now = cpuSeconds(pid);
+      if (at === undefined || now === undefined) continue;
+      pgKnown = true;
+      pgCpu += now - at;
+    }
+    const machineNow = machineTicks();
     return {
       procs,
       ms,
       rate: Math.round((backlog / ms) * 1000),
       readyRate: Math.round(((target - storedAtReady) / Math.max(1, Date.now() - readyAt)) * 1000),
+      /** Process start, folding (ready → every event stored), day summaries (→ no day left dirty). */
+      phases: { startMs: readyAt - started, foldMs: storedAt - readyAt, summariesMs: Date.now() - storedAt },
+      evidence: {
+        replicaCpu: procs.map((p, i) => share(cpuAtReady[i], cpuSeconds(p.child.pid))),
+        postgresCpu: pgKnown ? Math.round((pgCpu / secs) * 100) : undefined,
+        rabbitCpu: share(rabbitAtReady, rabbit && cpuSeconds(rabbit)),
+        machineBusy:
+          machineAtReady && machineNow
+            ? Math.round(
+                ((machineNow.busy - machineAtReady.busy) / (machineNow.all - machineAtReady.all)) * 100,
+              )
+            : undefined,
+        backends: [...states].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, n / Math.max(1, samples)]),
+      },
     };
+  };
+  /** One line: where the time of a catch-up went. */
+  const describeEvidence = (e) => {
+    const pct = (v) => (v === undefined ? 'n/a' : `${v}%`);
+    const waits = e.backends
+      .filter(([, n]) => n >= 0.01)
+      .map(([k, n]) => `${k} ${n.toFixed(2)}`)
+      .join(', ');
+    const lockWaits = e.backends.filter(([k]) => k.startsWith('lock wait')).reduce((a, [, n]) => a + n, 0);
+    return [
+      `CPU (% of one core): reporting ${e.replicaCpu.map(pct).join(' + ')}, its Postgres backends ${pct(e.postgresCpu)}, RabbitMQ ${pct(e.rabbitCpu)}; machine ${pct(e.machineBusy)} busy (of ${os.cpus().length} cores)`,
+      `backends busy per sample: ${waits || 'none'} (lock waits ${lockWaits.toFixed(2)})`,
+    ];
   };
   try {
     let total;
@@ -516,6 +648,7 @@ async function main() {
       reporting = c.procs[0];
       catchupRate = c.rate;
       console.log(`  machine during catch-up: ${machine()}`);
+      for (const line of describeEvidence(c.evidence)) console.log(`  ${line}`);
       console.log(
         `Projection catch-up: ${total} events in ${(c.ms / 1000).toFixed(1)} s = ${c.rate} events/s including process start; ${c.readyRate} events/s once ready (one replica, the live consumer, in batches; until every event is stored and every day summary refreshed)`,
       );
@@ -919,7 +1052,7 @@ async function main() {
     let replicasOk = true;
     if (N_REPLICA_EVENTS > 0) {
       console.log(
-        `\nReplicas: a backlog of ${N_REPLICA_EVENTS} events folded by one replica, then another by two (competing consumers)`,
+        `\nReplicas: a backlog of ${N_REPLICA_EVENTS} events for each of: one replica with one batch at a time, two with one each, one as deployed (${DEFAULT_CONCURRENCY} batches at once), two as deployed (competing consumers)`,
       );
       await stopProcess(billing);
       billing = undefined;
@@ -934,27 +1067,81 @@ async function main() {
             : i % 10 < 9
               ? expenseEvent(i)
               : jobCompletedEvent(i);
-      const rates = [];
-      for (const replicas of [1, 2]) {
+      const results = [];
+      // One batch at a time, then as deployed; within each, one replica then two; then a second round in the
+      // opposite order (the store grows by each backlog and the machine's other load drifts: each figure below is
+      // the two rounds together).
+      const order = [
+        [1, 1],
+        [2, 1],
+        [1, DEFAULT_CONCURRENCY],
+        [2, DEFAULT_CONCURRENCY],
+      ];
+      for (const [replicas, concurrency] of [...order, ...[...order].reverse()].slice(
+        0,
+        4 * REPLICA_ROUNDS,
+      )) {
         await publishBacklog([[N_REPLICA_EVENTS, mix]]);
         const envs = Array.from({ length: replicas }, (_, i) => ({
           ...reportingEnv,
           PORT: String(REPORTING_PORT + 2 * i),
+          REPORTING_BATCH_CONCURRENCY: String(concurrency),
         }));
         const c = await catchUp(envs, (await stored()) + N_REPLICA_EVENTS);
-        rates.push(c.rate);
+        results.push({ replicas, concurrency, ...c });
+        const { startMs, foldMs, summariesMs } = c.phases;
         console.log(
-          `  ${replicas} replica${replicas > 1 ? 's' : ''}: ${N_REPLICA_EVENTS} events in ${(c.ms / 1000).toFixed(1)} s = ${c.rate} events/s including process start, ${c.readyRate} events/s once ready; ${machine()}`,
+          `  ${replicas} replica${replicas > 1 ? 's' : ' '}, ${concurrency} batch${concurrency > 1 ? 'es' : ''} at once${concurrency === DEFAULT_CONCURRENCY ? ' (as deployed)' : ''}: ${N_REPLICA_EVENTS} events in ${(c.ms / 1000).toFixed(1)} s = ${c.rate} events/s including process start, ${c.readyRate} events/s once ready (start ${(startMs / 1000).toFixed(1)} s, folding ${(foldMs / 1000).toFixed(1)} s, day summaries after it ${(summariesMs / 1000).toFixed(1)} s); ${machine()}`,
         );
-        for (const p of c.procs.slice(1)) await stopProcess(p);
-        reporting = c.procs[0];
-        if (replicas === 1) await stopProcess(reporting);
+        for (const line of describeEvidence(c.evidence)) console.log(`      ${line}`);
+        for (const p of c.procs) await stopProcess(p);
       }
-      const [one, two] = rates;
-      replicasOk = two > one;
+      /** Every round of one configuration together: events / time, and the evidence averaged. */
+      const of = (replicas, concurrency) => {
+        const runs = results.filter((r) => r.replicas === replicas && r.concurrency === concurrency);
+        const ms = runs.reduce((a, r) => a + r.ms, 0);
+        const avg = (f) =>
+          runs.every((r) => f(r) !== undefined)
+            ? Math.round(runs.reduce((a, r) => a + f(r), 0) / runs.length)
+            : undefined;
+        const sumPhase = (k) => runs.reduce((a, r) => a + r.phases[k], 0);
+        return {
+          rate: Math.round(((N_REPLICA_EVENTS * runs.length) / ms) * 1000),
+          foldRate: Math.round(((N_REPLICA_EVENTS * runs.length) / sumPhase('foldMs')) * 1000),
+          summariesS: sumPhase('summariesMs') / runs.length / 1000,
+          busy: avg((r) => r.evidence.machineBusy),
+          ours: avg((r) =>
+            r.evidence.postgresCpu === undefined
+              ? undefined
+              : r.evidence.replicaCpu.reduce((a, b) => a + (b ?? 0), 0) + r.evidence.postgresCpu,
+          ),
+          locks:
+            runs.reduce(
+              (a, r) =>
+                a +
+                r.evidence.backends.filter(([k]) => k.startsWith('lock wait')).reduce((x, [, n]) => x + n, 0),
+              0,
+            ) / runs.length,
+        };
+      };
+      const one = of(1, DEFAULT_CONCURRENCY);
+      const two = of(2, DEFAULT_CONCURRENCY);
+      const one1 = of(1, 1);
+      const two1 = of(2, 1);
+      // Faster by more than the run-to-run noise of a shared machine (a few per cent), not by any margin.
+      replicasOk = two.rate >= REPLICA_MARGIN * one.rate;
       summary.push(
-        `catch-up, two replicas     ${String(two).padStart(7)} events/s vs one ${one} events/s (x${(two / one).toFixed(2)})  ${replicasOk ? 'ok' : 'NOT FASTER'}`,
+        `catch-up, two replicas     ${String(two.rate).padStart(7)} events/s vs one ${one.rate} events/s (x${(two.rate / one.rate).toFixed(2)}, as deployed); one batch at a time each: ${two1.rate} vs ${one1.rate} (x${(two1.rate / one1.rate).toFixed(2)})  budget >= x${REPLICA_MARGIN}  ${replicasOk ? 'ok' : 'NOT FASTER'}`,
       );
+      // What limited it, from the measurements above (as deployed, one / two replicas).
+      const pct = (v) => (v === undefined ? 'n/a' : `${v}%`);
+      summary.push(
+        `  where the time went (one / two replicas): folding ${one.foldRate} / ${two.foldRate} events/s, then day summaries ${one.summariesS.toFixed(1)} / ${two.summariesS.toFixed(1)} s; machine ${pct(one.busy)} / ${pct(two.busy)} busy; reporting + its Postgres backends ${pct(one.ours)} / ${pct(two.ours)} of one core; lock waits ${one.locks.toFixed(2)} / ${two.locks.toFixed(2)} backends per sample`,
+      );
+      if (!replicasOk && [one.busy, two.busy].every((b) => b !== undefined && b >= 90))
+        summary.push(
+          '  the cores were saturated during both (>= 90% busy): a second replica only shares the same CPU, and starting two processes on them costs more (see the per-run lines)',
+        );
     }
 
     console.log(`\nMachine at the end: ${machine()}`);

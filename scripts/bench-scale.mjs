@@ -18,7 +18,10 @@
 //   BENCH_SKIP_BUILD=1                reuse the current build
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { findHaproxy, HAPROXY_INSTALL, startReplicas } from './lib/replicas.mjs';
@@ -34,6 +37,8 @@ const RESTART_AFTER_S = Number(process.env.BENCH_RESTART_AFTER ?? 5);
 const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 15);
 const STEPS = (process.env.BENCH_STEPS ?? '0.2,0.4,0.6,0.8,1').split(',').map(Number);
 const LAG_BUDGET_MS = 2000;
+const CPU_RATE = Number(process.env.BENCH_CPU_RATE ?? 0);
+const QUERY_COUNT_DIR = path.join(os.tmpdir(), `bench-scale-queries-${process.pid}`);
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/tyres_bench_scale';
 const PREFIX = 'bench-scale';
@@ -165,6 +170,91 @@ async function lagByConsumer(db, from, to) {
       result[name] = { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) };
   }
   return result;
+}
+
+
+// --- CPU per booking (load-independent: what each process spends, not how long it waits for a core) ------------
+
+const CLK_TCK = 100; // USER_HZ: /proc/<pid>/stat counts utime and stime in 1/100 s on Linux
+
+/** utime + stime of a process in ms, or null when it is gone. */
+function cpuMsOf(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(rest[11]) + Number(rest[12])) * 1000) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU used so far by every replica (per service), HAProxy, and the Postgres backends connected to the bench's
+ * database (pg_stat_activity; a backend first seen in the second snapshot counts from 0).
+ */
+async function cpuSnapshot(stack, db) {
+  const procs = {};
+  const queries = {};
+  for (const [name, list] of Object.entries(stack.procs))
+    list.forEach((p, r) => {
+      if (p?.child?.pid) {
+        procs[`${name}-${r + 1}#${p.child.pid}`] = cpuMsOf(p.child.pid);
+        queries[`${name}-${r + 1}#${p.child.pid}`] = queriesOf(p.child.pid);
+      }
+    });
+  procs[`haproxy#${stack.haproxy.pid}`] = cpuMsOf(stack.haproxy.pid);
+  const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  for (const { pid } of rows) procs[`postgres#${pid}`] = cpuMsOf(pid);
+  return { at: Date.now(), procs, queries };
+}
+
+/** Statements a service process has sent to Postgres so far (scripts/bench-query-counter.cjs), or null. */
+function queriesOf(pid) {
+  try {
+    return Number(fs.readFileSync(path.join(QUERY_COUNT_DIR, String(pid)), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms spent between two snapshots, summed per service (replicas together), postgres and haproxy. */
+function cpuBetween(before, after) {
+  const per = {};
+  for (const [key, ms] of Object.entries(after.procs)) {
+    if (ms == null) continue;
+    const group = key.split('#')[0].replace(/-\d+$/, '');
+    const start = before.procs[key] ?? 0;
+    per[group] = (per[group] ?? 0) + Math.max(0, ms - start);
+  }
+  const statements = {};
+  for (const [key, n] of Object.entries(after.queries ?? {})) {
+    if (n == null) continue;
+    const group = key.split('#')[0].replace(/-\d+$/, '');
+    statements[group] = (statements[group] ?? 0) + Math.max(0, n - (before.queries?.[key] ?? 0));
+  }
+  // Replicas killed between the snapshots: what they spent before dying is lost (the kill step is not measured).
+  return { seconds: (after.at - before.at) / 1000, per, statements };
+}
+
+function printCpu(title, cpu, bookings, idle) {
+  const total = Object.values(cpu.per).reduce((a, b) => a + b, 0);
+  console.log(`\n${title}`);
+  const order = Object.entries(cpu.per).sort((a, b) => b[1] - a[1]);
+  for (const [name, ms] of order) {
+    const idleMs = idle ? (idle.per[name] ?? 0) / idle.seconds : 0;
+    console.log(
+      `  ${name.padEnd(10)} ${(ms / bookings).toFixed(1).padStart(7)} ms/booking   ${(ms / cpu.seconds / 10).toFixed(1).padStart(5)}% of a core` +
+        (idle ? `   (idle ${(idleMs / 10).toFixed(1)}%)` : '') +
+        (cpu.statements[name] != null
+          ? `   ${(cpu.statements[name] / bookings).toFixed(1)} statements/booking` +
+            (idle ? ` (idle ${((idle.statements[name] ?? 0) / idle.seconds).toFixed(1)}/s)` : '')
+          : ''),
+    );
+  }
+  const statements = Object.values(cpu.statements).reduce((a, b) => a + b, 0);
+  console.log(`  ${'total'.padEnd(10)} ${(total / bookings).toFixed(1).padStart(7)} ms/booking   ${(statements / bookings).toFixed(1)} statements/booking to Postgres   ${(total / cpu.seconds / 10).toFixed(1).padStart(5)}% of a core (${bookings} bookings in ${cpu.seconds.toFixed(0)} s, drain included)`);
+  return total / bookings;
 }
 
 // --- HTTP -------------------------------------------------------------------------------------------------------
@@ -412,7 +502,10 @@ async function lostAndDoubled(db, accepted, invoiced) {
        (SELECT count(*) FROM a WHERE NOT EXISTS (SELECT 1 FROM billing.job_snapshots s WHERE s.job_id = a.job_id))::int AS no_snapshot,
        (SELECT count(*) FROM a WHERE NOT EXISTS (SELECT 1 FROM reporting.job_revenue_facts f WHERE f.job_id = a.job_id))::int AS no_fact,
        (SELECT count(*) FROM a WHERE NOT EXISTS (
-          SELECT 1 FROM e JOIN notify.deliveries d ON d.source_event_id = e.id WHERE e.job_id = a.job_id))::int AS no_notification`,
+          SELECT 1 FROM e JOIN notify.deliveries d ON d.source_event_id = e.id WHERE e.job_id = a.job_id)
+          -- The confirmation is queued by whichever of its halves completes it (BookingCreated, or booking's
+          -- manage-link request written in the same transaction): its source may be the latter; it has the job id.
+          AND NOT EXISTS (SELECT 1 FROM notify.deliveries d WHERE d.job_id = a.job_id))::int AS no_notification`,
   );
   const invoicesLost = await one(
     `SELECT count(*)::int AS n FROM unnest($1::uuid[]) AS j(id)
@@ -429,6 +522,8 @@ async function lostAndDoubled(db, accepted, invoiced) {
        (SELECT count(*) FROM (SELECT 1 FROM reporting.customer_invoice_facts GROUP BY source_event_id HAVING count(*) > 1) x)::int AS invoice_facts,
        (SELECT count(*) FROM (SELECT 1 FROM notify.deliveries WHERE source_event_id IS NOT NULL
           GROUP BY source_event_id, channel, purpose HAVING count(*) > 1) x)::int AS notifications,
+       (SELECT count(*) FROM (SELECT 1 FROM notify.deliveries WHERE purpose = 'booking-confirmation'
+          GROUP BY job_id, channel HAVING count(*) > 1) x)::int AS confirmations,
        (SELECT count(*) FROM (SELECT 1 FROM booking.slot_reservations WHERE released_at IS NULL
           GROUP BY date, time_slot HAVING count(*) > 1) x)::int AS double_booked_slots`,
     [],
@@ -497,6 +592,17 @@ async function websocketReport(clients, accepted, assignments, base, adminCookie
   return r;
 }
 
+function newStaff() {
+  return {
+    notYet: 0,
+    invoiced: new Set(),
+    codes: {},
+    count(k) {
+      this.codes[k] = (this.codes[k] ?? 0) + 1;
+    },
+  };
+}
+
 // --- main -------------------------------------------------------------------------------------------------------
 
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(0) : '–');
@@ -523,6 +629,8 @@ async function main() {
     NODE_ENV: 'production',
     // Production mode requires the webhook's signing secret; no Stripe keys means simulated test-mode payments.
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? 'whsec_bench_scale',
+    // Production mode requires the public site's address (booking's manage-my-booking links).
+    PUBLIC_SITE_URL: process.env.PUBLIC_SITE_URL ?? `http://127.0.0.1:${process.env.BENCH_GATEWAY_PORT ?? 18780}`,
     // One address books, logs in and works far past what a person does; the limits have their own tests.
     LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
     PUBLIC_LIMIT_QUOTES_PER_HOUR: '10000000',
@@ -532,6 +640,9 @@ async function main() {
     PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR: '10000000',
     // Every bench booking takes its own (date, slot): as far ahead as the booking service allows (~10,000 slots).
     BOOKING_HORIZON_DAYS: '3660',
+    // Statements sent to Postgres, counted in every service (scripts/bench-query-counter.cjs).
+    SERVICE_NODE_ARGS: `${process.env.SERVICE_NODE_ARGS ?? ''} --require ${path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-query-counter.cjs')}`.trim(),
+    BENCH_QUERY_COUNT_DIR: QUERY_COUNT_DIR,
     // Ports of their own (other benches: 18080-18580, offsets 10000-10580).
     GATEWAY_PORT: Number(process.env.BENCH_GATEWAY_PORT ?? 18780),
     PORT_OFFSET: Number(process.env.BENCH_PORT_OFFSET ?? 10780),
@@ -581,6 +692,23 @@ async function main() {
     // The jobs service learns of technicians from UserCreated: assignment is refused until it has them.
     await waitForDrain(db);
 
+    if (CPU_RATE) {
+      // BENCH_CPU_RATE=<n>: only the CPU figure, n bookings/s (same mix, no kill, no WebSockets) for STEP_SECONDS.
+      const ctx = { base, adminCookie, technicians, accepted: [], assignments: [], staff: newStaff(), visible: visibility(pollDb) };
+      stopVisibility = () => ctx.visible.stop();
+      const idle0 = await cpuSnapshot(stack, db);
+      await sleep(5000);
+      const idle = cpuBetween(idle0, await cpuSnapshot(stack, db));
+      const before = await cpuSnapshot(stack, db);
+      const load = await offerLoad(ctx, CPU_RATE, STEP_SECONDS);
+      await waitForDrain(db);
+      const cpu = cpuBetween(before, await cpuSnapshot(stack, db));
+      const perBooking = printCpu(`CPU per booking at ${CPU_RATE}/s offered (achieved ${load.achievedRate.toFixed(1)}/s, staff actions on ${STAFF_SHARE * 100}%):`, cpu, load.accepted, idle);
+      for (const [code, body] of Object.entries(counters.firstBody)) console.log(`  first ${code}: ${body}`);
+      console.log(`\nCPU SUMMARY: ${perBooking.toFixed(1)} CPU ms per booking, all processes (load ${os.loadavg()[0].toFixed(1)}), staff ${JSON.stringify(ctx.staff.codes)}`);
+      return;
+    }
+
     // --- 1. booking-only POST rate ----------------------------------------------------------------------------
     const burst = await new Promise((resolve, reject) =>
       autocannon(
@@ -629,14 +757,7 @@ async function main() {
 
     const accepted = [];
     const assignments = [];
-    const staff = {
-      notYet: 0,
-      invoiced: new Set(),
-      codes: {},
-      count(k) {
-        this.codes[k] = (this.codes[k] ?? 0) + 1;
-      },
-    };
+    const staff = newStaff();
     const ctx = { base, adminCookie, technicians, accepted, assignments, staff, visible: visibility(pollDb) };
     stopVisibility = () => ctx.visible.stop();
     const killAtMs = DURATION * 400;
@@ -690,14 +811,16 @@ async function main() {
     for (const fraction of STEPS) {
       const stepRate = Math.max(1, Math.ceil(bookingOnlyRate * fraction));
       const from = Date.now();
+      const cpuBefore = await cpuSnapshot(stack, db);
       const load = await offerLoad(ctx, stepRate, STEP_SECONDS);
       const to = Date.now();
       const drained = await waitForDrain(db);
+      const cpu = cpuBetween(cpuBefore, await cpuSnapshot(stack, db));
       const lag = await lagByConsumer(db, from, to);
       const p99 = worstP99(lag);
       // Sustained: (nearly) every offered booking accepted, and every consumer's lag p99 under 2 s.
       const ok = load.achievedRate >= 0.95 * load.offeredRate && p99 < LAG_BUDGET_MS;
-      steps.push({ fraction, rate: stepRate, achieved: load.achievedRate, p99, lag, drained, ok });
+      steps.push({ fraction, rate: stepRate, achieved: load.achievedRate, accepted: load.accepted, p99, lag, drained, ok, cpu });
       log(
         `step ${stepRate}/s (${(fraction * 100).toFixed(0)}%): achieved ${load.achievedRate.toFixed(1)}/s, worst consumer lag p99 ${fmt(p99)} ms (${Object.entries(lag).sort((a, b) => b[1].p99 - a[1].p99)[0]?.[0]}), drained in ${(drained / 1000).toFixed(1)} s`,
       );
@@ -753,6 +876,9 @@ async function main() {
         `  ${String(s.rate).padStart(4)}/s offered (${(s.fraction * 100).toFixed(0)}% of booking-only)  achieved ${s.achieved.toFixed(1)}/s  worst lag p99 ${fmt(s.p99)} ms  ${s.ok ? 'ok' : s.p99 < LAG_BUDGET_MS ? 'NOT SUSTAINED (bookings refused)' : 'OVER 2 s'}`,
       );
     if (steps.length) printLag(`lag at the last step (${steps.at(-1).rate}/s):`, steps.at(-1).lag);
+    const cpuPerBooking = steps.length
+      ? printCpu(`CPU per booking at the first step (${steps[0].rate}/s, same mix; replicas summed):`, steps[0].cpu, steps[0].accepted)
+      : NaN;
 
     const lostTotal = Object.values(lost).reduce((a, b) => a + b, 0);
     const doubledTotal = Object.values(doubled).reduce((a, b) => a + b, 0);
@@ -762,7 +888,7 @@ async function main() {
     console.log(
       `\nSUMMARY: offered ${main.offeredRate.toFixed(1)}/s achieved ${main.achievedRate.toFixed(1)}/s, 5xx ${mainFive}, lost ${lostTotal}, doubled ${doubledTotal}, ` +
         `lag p99 worst ${fmt(worstP99(mainLag))} ms (with kill), WS once ${ws.once}/${ws.expected} dup ${ws.duplicates} missed ${ws.missedConnected}+${ws.missedInGap} (refetch caught ${ws.caughtUp}), ` +
-        `sustained ${sustained ? sustained.rate : 0}/s = ${(sustainedShare * 100).toFixed(0)}% of booking-only ${bookingOnlyRate.toFixed(1)}/s (budget ≥ 40%), load ${loadAtStart.toFixed(1)}→${loadAtEnd.toFixed(1)} → ${pass ? 'PASS' : 'FAIL'}`,
+        `sustained ${sustained ? sustained.rate : 0}/s = ${(sustainedShare * 100).toFixed(0)}% of booking-only ${bookingOnlyRate.toFixed(1)}/s (budget ≥ 40%), CPU ${cpuPerBooking.toFixed(1)} ms/booking, load ${loadAtStart.toFixed(1)}→${loadAtEnd.toFixed(1)} → ${pass ? 'PASS' : 'FAIL'}`,
     );
     process.exitCode = pass ? 0 : 1;
   } finally {
@@ -771,6 +897,7 @@ async function main() {
     await pollDb.end().catch(() => undefined);
     await db.end().catch(() => undefined);
     await stack.stop();
+    fs.rmSync(QUERY_COUNT_DIR, { recursive: true, force: true });
   }
 }
 

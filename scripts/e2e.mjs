@@ -65,6 +65,7 @@ async function main() {
     PUBLIC_LIMIT_PHOTO_UPLOADS_PER_HOUR: '1000000',
     PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR: '1000000',
     PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR: '1000000',
+    PUBLIC_LIMIT_UNSUBSCRIBE_PER_HOUR: '1000000',
     // Every browser suite quotes (holds a slot for card payment) from 127.0.0.1 and leaves some holds unpaid (a
     // declined card); booking's cap on open holds per client has its own tests (holds.int.test.ts).
     MAX_OPEN_HOLDS_PER_CLIENT: '1000',
@@ -75,6 +76,11 @@ async function main() {
     OPENAPI_RESPONSE_CHECK: process.env.OPENAPI_RESPONSE_CHECK ?? 'warn',
     // Messages go at once whatever the time in Perth: the journeys wait for them; quiet hours have their own tests.
     QUIET_HOURS: 'off',
+    // A paid, completed job gets a review request (with its unsubscribe link: test/e2e/unsubscribe.e2e.test.ts).
+    REVIEW_URL: 'https://reviews.example/mobile-tyres-perth',
+    // A request may move booking's clock (x-test-clock-offset-ms): the cancellation policy's suite cancels hours
+    // before a slot and marks a no-show after one started (services/booking/src/test-clock.ts; refused in production).
+    TEST_CLOCK: 'header',
   });
   if (!(await checkInfra(env))) process.exit(1);
   if (!process.env.E2E_SKIP_BUILD) await run('npm', ['run', 'build'], { env });
@@ -95,6 +101,9 @@ async function main() {
           E2E_BASE_URL: `http://127.0.0.1:${env.GATEWAY_PORT}`,
           E2E_ADMIN_USERNAME: secrets.ADMIN_USERNAME,
           E2E_ADMIN_PASSWORD: secrets.ADMIN_PASSWORD,
+          // Where the stack's BullMQ queues are (the reminder checks of the cancellation policy's suite).
+          E2E_REDIS_URL: env.REDIS_URL,
+          E2E_REDIS_PREFIX: env.REDIS_PREFIX,
         },
       });
       child.on('exit', (c) => resolve(c ?? 1));

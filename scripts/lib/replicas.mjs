@@ -77,8 +77,12 @@ export function haproxyConfig(layout) {
     '  option redispatch 1',
     '  retries 3',
     '  retry-on conn-failure',
-    // Active checks: /readyz every second; down after 2 failures, back after 2 successes.
-    '  default-server check inter 1s fastinter 500ms downinter 1s fall 2 rise 2 observe layer4 error-limit 1 on-error mark-down',
+    // Active checks: /readyz every second, each allowed 2 s (a replica starved of CPU answers late but is alive;
+    // with the default of `inter` both replicas of a service were marked down at once under load, and every
+    // request got HAProxy's own 503); down after 3 failures, back after 2 successes. A killed replica is still
+    // taken out at its first refused connection (observe layer4).
+    '  timeout check 2s',
+    '  default-server check inter 1s fastinter 500ms downinter 1s fall 3 rise 2 observe layer4 error-limit 1 on-error mark-down',
     '',
     'frontend stats',
     `  bind 127.0.0.1:${layout.statsPort}`,

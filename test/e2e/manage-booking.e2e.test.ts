@@ -125,12 +125,12 @@ interface DeliverySummary {
 
 /** The manage link from the confirmation email notify recorded for the job (its delivery log). */
 async function manageLinkFromEmail(jobId: string): Promise<string> {
-  const delivery = await eventually('the manage-link email in the delivery log', async () => {
+  const delivery = await eventually('the confirmation email (with its manage link) in the delivery log', async () => {
     const { deliveries } = await admin.call<{ deliveries: DeliverySummary[] }>(
       'GET',
       `/api/dashboard/notifications/deliveries?channel=email&jobId=${jobId}`,
     );
-    return deliveries.find((d) => d.purpose === 'booking-manage-link');
+    return deliveries.find((d) => d.purpose === 'booking-confirmation');
   });
   const detail = await admin.call<{ body: string }>(
     'GET',

@@ -7,7 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { assertStackIsUp, BASE_URL, launchBrowser, openPage, type PageHandle } from './browser';
 import {
-  bookDirectly,
+  takeSlot,
   bookingDialog,
   expectStep,
   fillContact,
@@ -103,7 +103,8 @@ describe('public booking', () => {
     await expectStep(dialog, 1); // closing the confirmation reset the form
     expect(errors).toEqual([]);
 
-    // The slot is now taken for everyone.
+    // Our booking holds one of the slot's places: once others take the rest, it is unavailable for everyone.
+    await takeSlot(date, slot);
     const slots = (await (await fetch(`${BASE_URL}/api/time-slots?date=${date}`)).json()) as {
       slot: string;
       isAvailable: boolean;
@@ -206,7 +207,7 @@ describe('public booking', () => {
     await dialog.getByRole('radio', { name: /^Cash on Delivery/ }).check();
 
     // Someone else books the same slot now.
-    expect((await bookDirectly(date, slot)).status).toBe(201);
+    expect(await takeSlot(date, slot)).toBeGreaterThan(0);
 
     await dialog.getByRole('button', { name: 'Confirm Booking' }).click();
     await page
@@ -243,7 +244,7 @@ describe('public booking', () => {
     // The other booking lands between our re-check and our quote: answer the re-check with the list as it
     // was a moment ago, once.
     const stale = (await (await fetch(`${BASE_URL}/api/time-slots?date=${date}`)).json()) as unknown;
-    expect((await bookDirectly(date, slot)).status).toBe(201);
+    expect(await takeSlot(date, slot)).toBeGreaterThan(0);
     let served = false;
     await page.route('**/api/time-slots?*', async (route) => {
       if (served) return route.continue();

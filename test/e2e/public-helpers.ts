@@ -74,6 +74,21 @@ export async function freeSlot(): Promise<{ date: string; slot: string }> {
 }
 
 /** Books a slot as "someone else" would, straight through the API. */
+/**
+ * Someone else takes every place left in a slot: a slot holds as many jobs as technicians rostered that day (issue 19),
+ * so one booking may not fill it. Books directly until the public list shows it unavailable; returns how many it took.
+ */
+export async function takeSlot(date: string, slot: string): Promise<number> {
+  for (let booked = 0; booked < 10;) {
+    const slots = (await (await fetch(`${BASE_URL}/api/time-slots?date=${date}`)).json()) as SlotState[];
+    if (!slots.find((s) => s.slot === slot)?.isAvailable) return booked;
+    const res = await bookDirectly(date, slot);
+    if (res.status !== 201) throw new Error(`booking ${date} ${slot} directly answered ${res.status}`);
+    booked++;
+  }
+  throw new Error(`${date} ${slot} was still available after 10 bookings`);
+}
+
 export async function bookDirectly(date: string, slot: string): Promise<Response> {
   return fetch(`${BASE_URL}/api/bookings`, {
     method: 'POST',

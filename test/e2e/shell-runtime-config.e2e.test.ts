@@ -479,7 +479,14 @@ function serveLikeNginx(render: string, www: string): Server {
     const uri = new URL(req.url ?? '/', 'http://shell').pathname;
     let file: string | undefined;
     if (uri.startsWith('/remotes/public/')) file = fileIn(PUBLIC_DIST, uri.slice('/remotes/public'.length));
-    else if (uri.startsWith('/api/') || uri.startsWith('/ws/')) {
+    else if (uri === '/api/pricing') {
+      // The public pages ask for the price list in force once per load (site/prices.ts): the seeded fees, as the
+      // gateway would answer; anything else of the API is not part of this test.
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ calloutFee: '89.80', punctureRepair: '40.00', prepaidDiscount: '30.00' }));
+      return;
+    } else if (uri.startsWith('/api/') || uri.startsWith('/ws/')) {
       res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"error":"not in this test"}');
       return;
     } else if (['/config.json', '/sitemap.xml', '/robots.txt'].includes(uri)) file = fileIn(pages, uri);

@@ -65,7 +65,7 @@ const callName = (c: Call): string => `${c.from} → ${c.to} (${c.variable})`;
 
 /** URL variables of a config that are infrastructure or providers, not calls to another process. */
 // Connections to infrastructure, and addresses a service writes into messages (the public site's origin in booking's
-// "manage my booking" links): not calls between the platform's processes.
+// "manage my booking" links, notify's review link): not calls between the platform's processes.
 const NOT_CALLS = new Set([
   'DATABASE_URL',
   'AMQP_URL',
@@ -73,6 +73,8 @@ const NOT_CALLS = new Set([
   'SMTP_URL',
   'PUBLIC_SITE_URL',
   'SITE_URL',
+  // notify's review link (the business's review page): an address in an email, not a call.
+  'REVIEW_URL',
 ]);
 
 describe('deploy/service-calls.json', () => {

@@ -16,7 +16,8 @@ export const palette = {
   text: '#111827',
   textStrong: '#374151',
   textSecondary: '#4b5563',
-  textMuted: '#6b7280',
+  // 4.5:1 (WCAG AA) also on the blue tints of selected rows and cards (#6b7280 was 4.4:1 there).
+  textMuted: '#5f6672',
   textFaint: '#9ca3af',
   surface: '#fff',
   surfaceSubtle: '#f9fafb',
@@ -58,9 +59,4 @@ export const dashboardTheme: ThemeConfig = {
     // The form screens' cards (New Booking, New Invoice).
     Card: { borderRadiusLG: 12 },
   },
-};
-
-/** The dashboard's tab bar sits on its own bordered strip: no second line under the tabs. */
-export const tabBarTheme: ThemeConfig = {
-  components: { Tabs: { colorBorderSecondary: 'transparent' } },
 };

@@ -18,6 +18,12 @@ import TermsPage from './pages/TermsPage';
 const CheckoutPage = lazy(() => import(/* webpackChunkName: "page-checkout" */ './checkout/CheckoutPage'));
 // "Manage my booking" (issue 18): opened from the confirmation email's link, never prerendered (personal data).
 const ManagePage = lazy(() => import(/* webpackChunkName: "page-manage" */ './manage/ManagePage'));
+// "Pay now" (issue 18): an invoice's pay link from its email or PDF, never prerendered.
+const PayPage = lazy(() => import(/* webpackChunkName: "page-pay" */ './pay/PayPage'));
+// The review request's unsubscribe link (issue 18): never prerendered (the token is personal).
+const UnsubscribePage = lazy(
+  () => import(/* webpackChunkName: "page-unsubscribe" */ './unsubscribe/UnsubscribePage'),
+);
 
 function PageLoading() {
   return (
@@ -106,6 +112,22 @@ export function PublicSite(props: RemoteAppProps) {
               element={
                 <Suspense fallback={<PageLoading />}>
                   <ManagePage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="unsubscribe/:token"
+              element={
+                <Suspense fallback={<PageLoading />}>
+                  <UnsubscribePage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="pay/:token"
+              element={
+                <Suspense fallback={<PageLoading />}>
+                  <PayPage />
                 </Suspense>
               }
             />

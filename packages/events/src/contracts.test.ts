@@ -18,6 +18,8 @@ const catalogue = [
   'JobAssigned',
   'JobRescheduled',
   'JobDeleted',
+  // Issue 19: an admin's edit of a job after booking.
+  'JobUpdated',
   'CustomerInvoiceIssued',
   'CustomerInvoiceUpdated',
   'CustomerInvoiceDeleted',
@@ -33,6 +35,9 @@ const catalogue = [
   'UserStatusChanged',
   'SmsRequested',
   'EmailRequested',
+  // Issue 18 (privacy: erasure on request).
+  'CustomerErased',
+  'BookingPhotosDeleted',
 ];
 
 describe('contract catalogue', () => {

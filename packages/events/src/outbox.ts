@@ -19,6 +19,11 @@ export interface Outbox {
   readonly schema: string;
   /** Writes the events inside the caller's transaction (`tx`); they are published after it commits. */
   enqueue(tx: SqlExecutor, events: EventEnvelope | readonly EventEnvelope[]): Promise<void>;
+  /**
+   * Whether `enqueue` wrote anything with this transaction: a consumer wakes the relay after its commit only then
+   * (a wake-up with nothing to publish still costs a read).
+   */
+  wroteIn(tx: SqlExecutor): boolean;
 }
 
 /**
@@ -57,9 +62,14 @@ export async function enqueue(
 /** Binds `enqueue` to a schema: `outbox.enqueue(tx, event)`. */
 export function createOutbox(options: OutboxOptions): Outbox {
   quoteIdent(options.schema);
+  const wrote = new WeakSet<SqlExecutor>();
   return {
     schema: options.schema,
-    enqueue: (tx, events) => enqueue(tx, events, options),
+    async enqueue(tx, events) {
+      await enqueue(tx, events, options);
+      if (!Array.isArray(events) || events.length > 0) wrote.add(tx);
+    },
+    wroteIn: (tx) => wrote.has(tx),
   };
 }
 
@@ -110,6 +120,14 @@ interface OutboxRow {
   trace_context: unknown;
 }
 
+/** Outbox rows in the order they were written (created_at, then id, as the claim orders them). */
+function oldestFirst(a: { id: string; created_at: unknown }, b: { id: string; created_at: unknown }): number {
+  const at = new Date(a.created_at as string | Date).getTime();
+  const bt = new Date(b.created_at as string | Date).getTime();
+  if (at !== bt) return at - bt;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 /** The row's trace context as the publisher takes it (jsonb arrives parsed from Prisma, as text from some drivers). */
 function traceOf(raw: unknown): TraceCarrier | undefined {
   const value = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
@@ -151,20 +169,32 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     const started = Date.now();
     const result = await options.db.$transaction(
       async (tx) => {
-        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
-          `SELECT "id", "type", "payload", "attempts", "trace_context" FROM ${table}
-           WHERE "published_at" IS NULL AND "available_at" <= now()
-           ORDER BY "created_at", "id"
-           LIMIT $1::int
-           FOR UPDATE SKIP LOCKED`,
-          batchSize,
-        );
+        // Claimed and marked sent in one statement; rows whose publish fails are put back below, in the same
+        // transaction, and a crash before the commit leaves every row of the batch pending. Oldest first.
+        const rows = (
+          await tx.$queryRawUnsafe<(OutboxRow & { created_at: unknown })[]>(
+            `WITH claimed AS MATERIALIZED (
+               SELECT "id" FROM ${table}
+               WHERE "published_at" IS NULL AND "available_at" <= now()
+               ORDER BY "created_at", "id"
+               LIMIT $1::int
+               FOR UPDATE SKIP LOCKED)
+             UPDATE ${table} AS o SET "published_at" = now()
+             FROM claimed c WHERE o."id" = c."id"
+             RETURNING o."id"::text AS id, o."type", o."payload", o."attempts", o."trace_context", o."created_at"`,
+            batchSize,
+          )
+        ).sort(oldestFirst);
         if (rows.length === 0) return { published: 0, failed: 0 };
         const outcomes = await Promise.allSettled(
           rows.map((row) => {
             const payload =
               typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
-            return options.publisher.publish(payload as EventEnvelope, { trace: traceOf(row.trace_context) });
+            // Validated by enqueue when the row was written: not parsed again here.
+            return options.publisher.publish(payload as EventEnvelope, {
+              trace: traceOf(row.trace_context),
+              validated: true,
+            });
           }),
         );
         const sent: string[] = [];
@@ -179,17 +209,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
               delay_ms: delayFor(row.attempts),
             });
         });
-        if (sent.length > 0) {
-          await tx.$executeRawUnsafe(
-            `UPDATE ${table} SET "published_at" = now()
-             WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`,
-            JSON.stringify(sent),
-          );
-        }
         if (failed.length > 0) {
           await tx.$executeRawUnsafe(
             `UPDATE ${table} AS o
-             SET "attempts" = o."attempts" + 1,
+             SET "published_at" = NULL,
+                 "attempts" = o."attempts" + 1,
                  "last_error" = f.error,
                  "available_at" = now() + f.delay_ms * interval '1 millisecond'
              FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, error text, delay_ms integer)
@@ -209,6 +233,21 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     );
     callMetrics(metricHooks, 'outboxBatch', { ...result, durationMs: Date.now() - started });
     return result;
+  }
+
+  /**
+   * Whether a batch could find anything: one indexed read outside any transaction, so an idle poll, or a wake() after
+   * a commit that wrote no event (consumers wake the relay after every handled event), costs one statement rather
+   * than a transaction with a locking SELECT. Rows locked by another replica's batch still answer yes (its batch
+   * or the next one publishes them). Without a plain executor (a bare transaction runner) every poll runs a batch.
+   */
+  async function hasPending(): Promise<boolean> {
+    const exec = options.db as Partial<SqlExecutor>;
+    if (typeof exec.$queryRawUnsafe !== 'function') return true;
+    const rows = await exec.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM ${table} WHERE "published_at" IS NULL AND "available_at" <= now() LIMIT 1`,
+    );
+    return rows.length > 0;
   }
 
   async function purgePublished(): Promise<void> {
@@ -255,7 +294,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       woken = false;
       let result: { published: number; failed: number } | undefined;
       try {
-        result = await runOnce();
+        result = (await hasPending()) ? await runOnce() : { published: 0, failed: 0 };
         dbFailures = 0;
         await purgePublished();
       } catch (err) {

@@ -45,6 +45,12 @@ export interface PublishOptions {
    * carries the publish span's `traceparent` in its headers.
    */
   trace?: TraceCarrier | undefined;
+  /**
+   * The envelope was validated against its contract when it was written (the outbox relay: `enqueue` parses every
+   * event before inserting its row), so `publish` does not parse it a second time. Consumers still validate what
+   * they receive.
+   */
+  validated?: boolean;
 }
 
 export interface Publisher {
@@ -175,7 +181,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       );
       const traceContext = trace.setSpan(parent, span);
       try {
-        if (validate) parseEnvelope(envelope, registry);
+        if (validate && !publishOptions.validated) parseEnvelope(envelope, registry);
         const content = Buffer.from(JSON.stringify(envelope));
         for (let attempt = 1; ; attempt++) {
           const ch = await channel.waitForReady(Math.max(1, connectTimeoutMs - (Date.now() - started)));

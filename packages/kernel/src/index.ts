@@ -4,3 +4,5 @@ export * from './booking';
 export * from './pricing';
 export * from './vocabulary';
 export * from './cancellation';
+export * from './holidays';
+export * from './emergency';

@@ -3,7 +3,13 @@ import {
   AMOUNT_TYPES,
   CARD_SURCHARGE_LINE,
   cardSurcharge,
+  cardSurchargeLine,
+  DEFAULT_CARD_SURCHARGE_BP,
   divideRounded,
+  formatSurchargeRate,
+  MAX_CARD_SURCHARGE_BP,
+  parseSurchargeRate,
+  surchargeRateToWire,
   exGstByCategory,
   formatAud,
   formatMoney,
@@ -316,4 +322,51 @@ describe('money rules, edge by edge', () => {
   ])('refuses %p', (input, reason) => {
     expect(parseMoneyInput(input)).toEqual({ ok: false, reason });
   });
+});
+
+describe('card surcharge at the rate in force (issue 19 item 5)', () => {
+  it('is the rate of the amount, half-up to the cent, at several rates', () => {
+    // 1.50% of $219.80 = 3.297 → 3.30; of $1.00 = 0.015 → 0.02 (half up)
+    expect(cardSurcharge(21980n, 150n)).toBe(330n);
+    expect(cardSurcharge(100n, 150n)).toBe(2n);
+    // 1.75% of $219.80 = 3.8465 → 3.85; 2% of $99.80 = 1.996 → 2.00; 0% is nothing
+    expect(cardSurcharge(21980n, 175n)).toBe(385n);
+    expect(cardSurcharge(9980n, 200n)).toBe(200n);
+    expect(cardSurcharge(21980n, 0n)).toBe(0n);
+    // 5% of $0.10 = 0.005 → 0.01
+    expect(cardSurcharge(10n, 500n)).toBe(1n);
+    // The default is the seeded 1.70%, the same as before.
+    expect(cardSurcharge(21980n, DEFAULT_CARD_SURCHARGE_BP)).toBe(cardSurcharge(21980n));
+    expect(withCardSurcharge(21980n, 150n)).toEqual({ original: 21980n, surcharge: 330n, total: 22310n });
+  });
+
+  it('formats a rate as the business writes it, and on the wire with two places', () => {
+    expect(formatSurchargeRate(170n)).toBe('1.7%');
+    expect(formatSurchargeRate(150n)).toBe('1.5%');
+    expect(formatSurchargeRate(200n)).toBe('2%');
+    expect(formatSurchargeRate(175n)).toBe('1.75%');
+    expect(formatSurchargeRate(5n)).toBe('0.05%');
+    expect(formatSurchargeRate(0n)).toBe('0%');
+    expect(surchargeRateToWire(170n)).toBe('1.70');
+    expect(surchargeRateToWire(5n)).toBe('0.05');
+    expect(cardSurchargeLine(150n)).toBe('Card surcharge 1.5%');
+    expect(cardSurchargeLine()).toBe(CARD_SURCHARGE_LINE);
+  });
+
+  it.each([
+    ['1.70', 170n],
+    ['1.7', 170n],
+    [' 2 ', 200n],
+    ['1.5%', 150n],
+    [1.75, 175n],
+    ['0', 0n],
+    ['5.00', 500n],
+  ])('reads the rate %p', (input, bp) => {
+    expect(parseSurchargeRate(input)).toBe(bp);
+  });
+
+  it.each([['5.01'], ['-1'], ['1.705'], ['abc'], [''], [null], [Number.NaN], [1.234]])('refuses %p', (input) => {
+    expect(parseSurchargeRate(input)).toBeUndefined();
+  });
+  it('has the law-minded ceiling of 5%', () => expect(MAX_CARD_SURCHARGE_BP).toBe(500n));
 });

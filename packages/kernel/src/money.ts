@@ -8,7 +8,8 @@
  * - A customer invoice is either tax inclusive (its line amounts include GST; generated invoices) or tax exclusive
  *   (GST = 10% of the line sum, added on top; the spec's original rule). GST-free lines carry no GST either way.
  * - Purchase invoices and expenses are entered GST-inclusive (total ÷ 11), or GST-free (no GST).
- * - Card payments add a 1.7% surcharge on the amount paid, rounded to the cent.
+ * - Card payments add a card surcharge on the amount paid, rounded half-up to the cent. The rate is on booking's
+ *   price list (issue 19 item 5: editable, 0.00%-5.00%, hundredths of a percent); a payment records the rate it used.
  */
 
 /** An amount in integer cents. */
@@ -19,12 +20,60 @@ export const MONEY_PATTERN = /^-?\d+\.\d{2}$/;
 
 /** GST rate, as a percentage. */
 export const GST_PERCENT = 10n;
-/** Card surcharge rate in tenths of a percent (1.7% = 17‰). */
+/**
+ * A card surcharge rate in basis points (hundredths of a percent: 1.70% = 170n). The rate in force is on booking's
+ * price list; this is the seeded one (and the fallback only where no rate was ever recorded, e.g. old rows).
+ */
+export type SurchargeRate = bigint;
+/** The seeded card surcharge rate: 1.70%. */
+export const DEFAULT_CARD_SURCHARGE_BP: SurchargeRate = 170n;
+/** Card surcharge rate in tenths of a percent (1.7% = 17‰): the seeded rate, kept for old callers. */
 export const CARD_SURCHARGE_PER_MILLE = 17n;
-/** The card surcharge as shown to customers and on invoice lines. */
+/**
+ * The highest rate the price list accepts: 5.00%. The RBA's rule is that a surcharge must not exceed the merchant's
+ * cost of acceptance; card costs for a small business are well under this, so 5% is a typo guard, not a licence.
+ */
+export const MAX_CARD_SURCHARGE_BP: SurchargeRate = 500n;
+/** The card surcharge as shown to customers and on invoice lines (the seeded rate). */
 export const CARD_SURCHARGE_LABEL = '1.7%';
-/** Description of the surcharge line on a prepaid booking's invoice. */
+/** Description of the surcharge line on a prepaid booking's invoice (the seeded rate). */
 export const CARD_SURCHARGE_LINE = `Card surcharge ${CARD_SURCHARGE_LABEL}`;
+
+/** A rate on the wire: "1.70" (a percentage with exactly two places). */
+export function surchargeRateToWire(bp: SurchargeRate): string {
+  return `${bp / 100n}.${(bp % 100n).toString().padStart(2, '0')}`;
+}
+
+/** A rate as the business writes it: "1.7%", "1.5%", "2%", "1.75%" (trailing zeros dropped). */
+export function formatSurchargeRate(bp: SurchargeRate): string {
+  const units = bp / 100n;
+  const fraction = (bp % 100n).toString().padStart(2, '0').replace(/0+$/, '');
+  return `${units}${fraction ? `.${fraction}` : ''}%`;
+}
+
+/** The surcharge line's description at a rate: "Card surcharge 1.7%". */
+export function cardSurchargeLine(bp: SurchargeRate = DEFAULT_CARD_SURCHARGE_BP): string {
+  return `Card surcharge ${formatSurchargeRate(bp)}`;
+}
+
+/**
+ * A rate from a person or a row: a percentage with up to two places ("1.7", "1.70", 1.5, "2"; a trailing "%"
+ * allowed), 0 to MAX_CARD_SURCHARGE_BP. Undefined when it is not one.
+ */
+export function parseSurchargeRate(input: unknown): SurchargeRate | undefined {
+  let text: string;
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return undefined;
+    const scaled = Math.round(input * 100);
+    if (Math.abs(input * 100 - scaled) > 1e-6) return undefined;
+    text = (scaled / 100).toFixed(2);
+  } else if (typeof input === 'string') text = input.trim().replace(/\s*%$/, '');
+  else return undefined;
+  const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!m) return undefined;
+  const bp = BigInt(m[1]!) * 100n + BigInt((m[2] ?? '').padEnd(2, '0'));
+  return bp > MAX_CARD_SURCHARGE_BP ? undefined : bp;
+}
 /** The largest amount a Decimal(10,2) column holds, in cents (99,999,999.99). */
 export const MAX_MONEY_CENTS = 9_999_999_999n;
 
@@ -100,9 +149,9 @@ export function splitInclusive(total: Cents, gstFree = false): InclusiveSplit {
   return { total, gst, exGst: total - gst };
 }
 
-/** The 1.7% card surcharge on an amount paid by card, half-up to the cent. */
-export function cardSurcharge(amount: Cents): Cents {
-  return divideRounded(amount * CARD_SURCHARGE_PER_MILLE, 1000n);
+/** The card surcharge at `rate` (basis points; the seeded 1.70% when omitted) on an amount, half-up to the cent. */
+export function cardSurcharge(amount: Cents, rate: SurchargeRate = DEFAULT_CARD_SURCHARGE_BP): Cents {
+  return divideRounded(amount * rate, 10_000n);
 }
 
 export interface SurchargedAmount {
@@ -113,8 +162,11 @@ export interface SurchargedAmount {
   total: Cents;
 }
 
-export function withCardSurcharge(amount: Cents): SurchargedAmount {
-  const surcharge = cardSurcharge(amount);
+export function withCardSurcharge(
+  amount: Cents,
+  rate: SurchargeRate = DEFAULT_CARD_SURCHARGE_BP,
+): SurchargedAmount {
+  const surcharge = cardSurcharge(amount, rate);
   return { original: amount, surcharge, total: amount + surcharge };
 }
 

@@ -27,6 +27,18 @@ export const PRICE_LIST = Object.freeze({
   newTyresBasePrice: 13900n,
 } as const satisfies Record<string, Cents>);
 
+/**
+ * The fees a quote uses (issue 19): the booking service's price list in force at quote time (admin-editable with an
+ * effective-from date); PRICE_LIST is its seed and the default.
+ */
+export interface QuoteFees {
+  calloutFee: Cents;
+  punctureRepair: Cents;
+  prepaidDiscount: Cents;
+  fittingPerTyre: Cents;
+  balancingPerTyre: Cents;
+}
+
 /** One line of a quote. */
 export interface QuoteLine {
   description: string;
@@ -58,7 +70,7 @@ export interface QuoteRequest {
  * The quote for a service, or null when it needs a call-back: new tyres without a supply price. Unknown service
  * types (from untyped callers) are also null rather than a made-up price.
  */
-export function priceQuote(input: QuoteRequest): PricedQuote | null {
+export function priceQuote(input: QuoteRequest, fees: QuoteFees = PRICE_LIST): PricedQuote | null {
   const lines: QuoteLine[] = [];
   switch (input.serviceType) {
     case 'new-tyres': {
@@ -67,26 +79,26 @@ export function priceQuote(input: QuoteRequest): PricedQuote | null {
       const tyres = input.quantity === 1 ? '1 tyre' : `${input.quantity} tyres`;
       const size = input.tyreSize ? `${input.tyreSize} ` : '';
       lines.push({ description: `${size}tyres (${tyres})`, cents: input.tyrePriceCents * qty });
-      lines.push({ description: `Fitting (${tyres})`, cents: PRICE_LIST.fittingPerTyre * qty });
-      lines.push({ description: `Balancing (${tyres})`, cents: PRICE_LIST.balancingPerTyre * qty });
-      lines.push({ description: 'Callout fee', cents: PRICE_LIST.calloutFee });
+      lines.push({ description: `Fitting (${tyres})`, cents: fees.fittingPerTyre * qty });
+      lines.push({ description: `Balancing (${tyres})`, cents: fees.balancingPerTyre * qty });
+      lines.push({ description: 'Callout fee', cents: fees.calloutFee });
       break;
     }
     case 'puncture-repair':
-      lines.push({ description: 'Puncture repair', cents: PRICE_LIST.punctureRepair });
-      lines.push({ description: 'Callout fee', cents: PRICE_LIST.calloutFee });
+      lines.push({ description: 'Puncture repair', cents: fees.punctureRepair });
+      lines.push({ description: 'Callout fee', cents: fees.calloutFee });
       break;
     case 'battery-service':
       lines.push({ description: 'Battery Service (Quote on site)', cents: PRICE_LIST.batteryService });
       break;
     case 'emergency-callout':
-      lines.push({ description: 'Emergency callout fee', cents: PRICE_LIST.calloutFee });
+      lines.push({ description: 'Emergency callout fee', cents: fees.calloutFee });
       break;
     default:
       return null;
   }
   const subtotal = lines.reduce((sum, l) => sum + l.cents, 0n);
-  return { lines, subtotal, ...applyPrepaidDiscount(subtotal, input.prepaid) };
+  return { lines, subtotal, ...applyPrepaidDiscount(subtotal, input.prepaid, fees.prepaidDiscount) };
 }
 
 /**
@@ -96,9 +108,10 @@ export function priceQuote(input: QuoteRequest): PricedQuote | null {
 export function applyPrepaidDiscount(
   subtotal: Cents,
   prepaid: boolean,
+  prepaidDiscount: Cents = PRICE_LIST.prepaidDiscount,
 ): { discount: Cents; total: Cents; discounted: boolean } {
   const discounted = prepaid && subtotal > 0n;
-  const discount = discounted ? PRICE_LIST.prepaidDiscount : 0n;
+  const discount = discounted ? prepaidDiscount : 0n;
   const remaining = subtotal - discount;
   // Stryker disable next-line EqualityOperator: at exactly zero both branches give 0 (an equivalent mutant).
   return { discount, total: remaining > 0n ? remaining : 0n, discounted };

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { context, contextFrom, SpanKind, SpanStatusCode, trace, tracer } from '@tyres/telemetry';
 import { correlationIdFrom, runWithContext } from './context';
 import { errorHandler, notFoundHandler } from './errors';
+import { loggableUrl } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { rejectNulCharacters } from './text';
 
@@ -105,7 +106,7 @@ export function requestLogger(logger: Logger): RequestHandler {
         {
           correlationId: req.correlationId,
           method: req.method,
-          url: req.originalUrl,
+          url: loggableUrl(req.originalUrl),
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
         },

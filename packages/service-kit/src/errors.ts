@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import type { Logger } from 'pino';
 import { currentCorrelationId } from './context';
+import { loggableUrl } from './logger';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_MESSAGE,
@@ -101,7 +102,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (!known) {
-      logger.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
+      logger.error({ err, method: req.method, url: loggableUrl(req.originalUrl) }, 'unhandled error');
       res.status(500).json({ message: 'Something went wrong. Please try again.', code: 'internal_error' });
       return;
     }

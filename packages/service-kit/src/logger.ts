@@ -35,3 +35,15 @@ export function createLogger(
   };
   return destination ? pino(logOptions, destination) : pino(logOptions);
 }
+
+/**
+ * A request URL fit for a log line: the capability tokens customers get in links (issue 18: "manage my booking"
+ * /api/manage/{token}, "Pay now" /api/pay/{token}, unsubscribe /api/unsubscribe/{token}, and the public site's
+ * /manage, /pay and /unsubscribe pages) are replaced by `[token]`, so whoever reads the logs cannot open, cancel
+ * or pay through them. The query string is dropped too (nothing a log needs; it could carry the same).
+ */
+export function loggableUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const path = url.split('?')[0] ?? '';
+  return path.replace(/^((?:\/api)?\/(?:manage|pay|unsubscribe)\/)[^/]+/i, '$1[token]');
+}

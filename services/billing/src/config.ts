@@ -31,6 +31,13 @@ export const configSchema = serviceEnvSchema(3003)
     /** Stripe API base URL override (a local fake in tests; Stripe's own API otherwise). */
     STRIPE_API_BASE: url.optional(),
 
+    /**
+     * The public site's origin, for the "Pay now" links on invoice emails and PDFs: `<PUBLIC_SITE_URL>/pay/<token>`
+     * (issue 18). Falls back to SITE_URL; locally the gateway on port 8080.
+     */
+    PUBLIC_SITE_URL: url.optional(),
+    SITE_URL: z.union([url, z.literal('')]).optional(),
+
     // --- Invoice email ----------------------------------------------------------------------------------------
     /** smtp://user:pass@host:587 or smtps://...:465. Without it emails go to the local transport (email log). */
     SMTP_URL: z
@@ -110,3 +117,7 @@ export function paymentsMode(config: Pick<Config, 'PAYMENTS_MODE' | 'STRIPE_SECR
   if (config.PAYMENTS_MODE === 'test') return 'test';
   return config.STRIPE_SECRET_KEY ? 'live' : 'test';
 }
+
+/** Where the pay links point (see PUBLIC_SITE_URL). */
+export const publicSiteUrl = (config: Pick<Config, 'PUBLIC_SITE_URL' | 'SITE_URL'>): string =>
+  config.PUBLIC_SITE_URL || config.SITE_URL || 'http://localhost:8080';

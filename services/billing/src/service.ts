@@ -5,16 +5,18 @@ import { Expenses } from './app/expenses';
 import { InvoiceDocuments } from './app/invoice-documents';
 import { JobProjection } from './app/jobs';
 import { eventWriter } from './app/outbox';
+import { InvoicePay } from './app/invoice-pay';
 import { Payments } from './app/payments';
 import { PurchaseInvoices } from './app/purchase-invoices';
 import { Refunds } from './app/refunds';
 import { Transactions } from './app/transactions';
-import { paymentsMode, type Config } from './config';
+import { paymentsMode, publicSiteUrl, type Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
 import { EmailDeliveryRepository } from './db/email-deliveries';
 import { PdfStore } from './db/pdfs';
 import { billingHandlers } from './events/handlers';
 import { subscribeBilling } from './events/subscriptions';
+import { erasureHandlers } from './events/erasure-handlers';
 import { httpBookingClient, type BookingClient } from './http/booking-client';
 import { billingHttp, type BillingUseCases } from './http/routes';
 import { stripeClient, stripeProvider, testModeProvider, verifyStripeWebhook } from './http/stripe-client';
@@ -59,6 +61,10 @@ export async function startBilling(
       { paymentsMode: config.PAYMENTS_MODE },
       'PAYMENTS IN TEST MODE: no Stripe keys, card payments are simulated with Stripe test cards and no money is taken',
     );
+  if (config.NODE_ENV === 'production' && !config.PUBLIC_SITE_URL && !config.SITE_URL)
+    logger.warn(
+      'PUBLIC_SITE_URL is not set: the "Pay now" links on invoice emails and PDFs point at the local default',
+    );
   if (!config.SMTP_URL)
     logger.warn('SMTP_URL not set: invoice emails are recorded in the local email log, not delivered');
   if (!config.STRIPE_WEBHOOK_SECRET)
@@ -83,6 +89,24 @@ export async function startBilling(
     backoffMs: config.REFUND_BACKOFF_MS,
   });
   const refunds = new Refunds({ db, transactions, invoices, provider, queue: refundQueue, clock, logger });
+  const booking = overrides.booking ?? httpBookingClient(config.BOOKING_URL);
+  const invoicePay = new InvoicePay({
+    db,
+    surchargeRate: booking,
+    invoices,
+    provider,
+    queueReceipt: (job) =>
+      queues.queueReceipt({
+        invoiceId: job.invoiceId,
+        revision: 0,
+        to: job.to,
+        requestedBy: null,
+        receiptForPaymentId: job.paymentId,
+      }),
+    logger,
+    clock,
+    siteUrl: publicSiteUrl(config),
+  });
   const useCases: BillingUseCases = {
     invoices,
     documents: new InvoiceDocuments({
@@ -102,6 +126,7 @@ export async function startBilling(
         website: config.BUSINESS_WEBSITE,
       },
       emailFrom: config.EMAIL_FROM,
+      payLinks: invoicePay,
       jobWaitMs: config.JOB_WAIT_MS,
       logger,
       clock,
@@ -116,16 +141,22 @@ export async function startBilling(
       logger,
       provider,
       refunds,
-      booking: overrides.booking ?? httpBookingClient(config.BOOKING_URL),
+      invoicePay,
+      booking,
       invoices,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
       verifyWebhook: verifyStripeWebhook,
     }),
     refunds,
+    invoicePay,
   };
   const jobs = new JobProjection(invoices);
 
-  subscribeBilling(runtime.bus, billingHandlers({ db, jobs, refunds, wake: runtime.wake }));
+  subscribeBilling(
+    runtime.bus,
+    billingHandlers({ db, jobs, refunds, wake: runtime.wake }),
+    erasureHandlers({ db }),
+  );
 
   try {
     const service = await runtime.listen(

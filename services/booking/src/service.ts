@@ -3,6 +3,7 @@
  * subscriptions → listen (with the hold sweeper and the slot change listener). main.ts runs it; the integration
  * tests start it in-process on port 0.
  */
+import type { Express, RequestHandler } from 'express';
 import { createInbox, type TransactionRunner } from '@tyres/events';
 import { createServiceRuntime, serviceHttp, type Logger, type ServiceRuntime } from '@tyres/service-kit';
 import { GooglePlacesProvider } from './addresses/google-places';
@@ -25,12 +26,20 @@ import { bookingHandlers } from './events/handlers';
 import { subscribeBooking } from './events/subscriptions';
 import { bookingRoutes } from './http/routes';
 import { createHoldSweeper, type HoldSweeper } from './workers/hold-sweeper';
+import { CustomerErasure } from './app/erasure';
+import { retentionHandlers } from './events/retention-handlers';
+import { rosterHandlers } from './events/roster-handlers';
+import { BusinessCalendar } from './app/calendar';
+import { PriceList } from './app/price-list';
+import { createPhotoRetentionSweeper, type PhotoRetentionSweeper } from './workers/photo-retention';
 
 export interface BookingOptions {
   /** The business clock ("today", time passed, hold expiry, photo window). Tests move it. */
   clock?: () => Date;
   /** Replaces the configured address provider (tests). */
   addresses?: AddressProvider;
+  /** Runs before every route (main.ts: the end-to-end suites' test clock, src/test-clock.ts). */
+  beforeRoutes?: RequestHandler;
 }
 
 /** What the runtime runs on: the driver path to the pool, closed with the Prisma client that owns it. */
@@ -43,6 +52,8 @@ export interface BookingService {
   bookings: BookingUseCases;
   reservations: Reservations;
   sweeper: HoldSweeper;
+  /** Issue 18 (privacy): deletes photos PHOTO_RETENTION_MONTHS after their job was paid. */
+  photoRetention: PhotoRetentionSweeper;
   shutdown(reason?: string): Promise<void>;
 }
 
@@ -55,6 +66,14 @@ export function addressProviderFor(config: Config, suburbs: Suburbs, logger: Log
     gazetteer: () => suburbs.served(),
   });
   return new FallbackAddressProvider(google, offline, logger);
+}
+
+/** The routes, after `before` when there is one. */
+function withBeforeRoutes(before: RequestHandler | undefined, routes: (app: Express) => void) {
+  return (app: Express) => {
+    if (before) app.use(before);
+    routes(app);
+  };
 }
 
 export async function startBooking(
@@ -101,14 +120,10 @@ export async function startBooking(
   });
   const reservations = new Reservations({ sql, outbox, wake, clock, window: bookingWindow, onSlotsChanged });
   const slotLists = new SlotLists({ slotCache, clock, window: bookingWindow });
-  const pricing = new Pricing({ sql });
+  const pricing = new Pricing({ sql, clock });
   const slotAdmin = new SlotAdmin({ db, outbox, wake, clock, onSlotsChanged });
   const photos = new Photos({ db, outbox, wake, clock, windowMinutes: config.PHOTO_UPLOAD_WINDOW_MINUTES });
-  if (config.NODE_ENV === 'production' && !config.PUBLIC_SITE_URL && !config.SITE_URL)
-    logger.warn(
-      { manageLinks: publicSiteUrl(config) },
-      'PUBLIC_SITE_URL is not set: the manage-my-booking links customers receive point at the local default',
-    );
+  // PUBLIC_SITE_URL is required in production (config.ts refuses to start without it).
   const manage = new ManageBooking({
     sql,
     outbox,
@@ -133,7 +148,27 @@ export async function startBooking(
     schema: DB_SCHEMA,
     transactionOptions: { maxWait: 10_000, timeout: 15_000 },
   });
-  subscribeBooking(runtime.bus, bookingHandlers({ inbox, wake, bookings, reservations, photos }));
+  subscribeBooking(
+    runtime.bus,
+    bookingHandlers({ inbox, wake, bookings, reservations, photos }),
+    retentionHandlers({ inbox }),
+    rosterHandlers({ inbox }),
+  );
+  // Issue 19: roster, leave, calendar blocks and public holidays; a change may touch any date's slot list.
+  const calendar = new BusinessCalendar({ sql, clock, onCalendarChanged: () => slotCache.clear() });
+  // Issue 19: the price list (fees and tyre catalogue, versioned by effective-from) that quotes read.
+  const priceList = new PriceList({ sql, clock });
+  // Issue 18 (privacy): erasure on request, photo retention.
+  const erasure = new CustomerErasure({ db, outbox, wake, clock });
+  const photoRetention = createPhotoRetentionSweeper({
+    db,
+    outbox,
+    wake,
+    clock,
+    logger,
+    months: config.PHOTO_RETENTION_MONTHS,
+    intervalMs: config.PHOTO_RETENTION_SWEEP_INTERVAL_MS,
+  });
 
   const started = await runtime.listen(
     serviceHttp({
@@ -141,30 +176,39 @@ export async function startBooking(
       logger,
       readiness: runtime.readiness,
       identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-      routes: bookingRoutes({
-        clock,
-        slotLists,
-        pricing,
-        bookings,
-        reservations,
-        slotAdmin,
-        photos,
-        manage,
-        photoChunks,
-        uploads: {
-          maxBodyBytes: config.PHOTO_UPLOAD_MAX_BODY_BYTES,
-          drainTimeoutMs: config.PHOTO_UPLOAD_DRAIN_TIMEOUT_MS,
-        },
-        suburbs,
-        addresses: options.addresses ?? addressProviderFor(config, suburbs, logger),
-      }),
+      routes: withBeforeRoutes(
+        options.beforeRoutes,
+        bookingRoutes({
+          clock,
+          slotLists,
+          pricing,
+          bookings,
+          reservations,
+          slotAdmin,
+          photos,
+          manage,
+          erasure,
+          calendar,
+          priceList,
+          photoChunks,
+          uploads: {
+            maxBodyBytes: config.PHOTO_UPLOAD_MAX_BODY_BYTES,
+            drainTimeoutMs: config.PHOTO_UPLOAD_DRAIN_TIMEOUT_MS,
+          },
+          suburbs,
+          addresses: options.addresses ?? addressProviderFor(config, suburbs, logger),
+        }),
+      ),
     }),
     {
       start: async () => {
         sweeper.start();
         runtime.lifecycle.onShutdown('hold sweeper', () => sweeper.stop());
+        photoRetention.start();
+        runtime.lifecycle.onShutdown('photo retention sweep', () => photoRetention.stop());
         const listener = database.listen('booking_slots', {
-          onNotify: (date) => slotCache.invalidate(date),
+          // '*': a roster, leave or calendar-block change (issue 19) may touch any date.
+          onNotify: (date) => (date === '*' ? slotCache.clear() : slotCache.invalidate(date)),
           onState: (listening) => slotCache.setEnabled(listening),
           onError: (err) =>
             logger.warn(
@@ -183,6 +227,7 @@ export async function startBooking(
     bookings,
     reservations,
     sweeper,
+    photoRetention,
     shutdown: (reason) => started.shutdown(reason),
   };
 }

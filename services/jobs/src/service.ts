@@ -1,8 +1,9 @@
-import { createInbox, type TransactionRunner } from '@tyres/events';
+import { createInbox, pgExecutor, type TransactionRunner } from '@tyres/events';
 import { createServiceRuntime, serviceHttp, type Logger, type ServiceRuntime } from '@tyres/service-kit';
 import { BookingChangeFacts } from './app/booking-changes';
 import { BookingFacts } from './app/bookings';
 import { InvoiceFacts } from './app/invoices';
+import { JobEditUseCases } from './app/job-edits';
 import { JobUseCases } from './app/jobs';
 import { LineItemUseCases } from './app/line-items';
 import type { ReservationApi } from './app/reservations';
@@ -10,13 +11,15 @@ import { SlotChanges } from './app/slot-changes';
 import { TechnicianUseCases } from './app/technicians';
 import type { Config } from './config';
 import { BookingChanges } from './db/booking-changes';
-import { createDb, DB_SCHEMA, type Db, type Tx } from './db/client';
+import { createDb, DB_SCHEMA, poolOf, type Db, type Tx } from './db/client';
 import { InvoiceRecords } from './db/invoice-records';
 import { JobsRepository } from './db/jobs-repository';
+import { JobEdits } from './db/job-edits';
 import { LineItemsRepository } from './db/line-items-repository';
 import { StaffRepository } from './db/staff-repository';
 import { jobsHandlers } from './events/handlers';
 import { subscribeJobs } from './events/subscriptions';
+import { erasureHandlers } from './events/erasure-handlers';
 import { BookingClient } from './http/booking-client';
 import { jobsRoutes } from './http/routes';
 
@@ -43,6 +46,7 @@ export async function startJobsService(
   const staff = new StaffRepository(db);
   const lineItemsRepo = new LineItemsRepository(db);
   const invoiceRecords = new InvoiceRecords();
+  const jobEdits = new JobEdits();
 
   const booking =
     overrides.booking ?? new BookingClient(config.BOOKING_URL, config.BOOKING_TIMEOUT_MS, logger);
@@ -69,20 +73,36 @@ export async function startJobsService(
   });
   const lineItems = new LineItemUseCases({ db, jobs: jobsRepo, lineItems: lineItemsRepo });
   const technicians = new TechnicianUseCases({ staff });
+  const edits = new JobEditUseCases({ db, jobs: jobsRepo, edits: jobEdits, outbox, wake });
   const bookingChanges = new BookingChangeFacts({
     jobs: jobsRepo,
     changes: new BookingChanges(),
+    edits: jobEdits,
     outbox,
     logger,
   });
   const bookings = new BookingFacts({ jobs: jobsRepo, invoices: invoiceRecords, changes: bookingChanges });
   const invoices = new InvoiceFacts({ jobs: jobsRepo, invoices: invoiceRecords, outbox });
 
-  const inbox = createInbox(db as unknown as TransactionRunner<Tx>, {
-    schema: DB_SCHEMA,
-    transactionOptions: { timeout: 15_000 },
-  });
-  subscribeJobs(runtime.bus, jobsHandlers({ inbox, wake, bookings, bookingChanges, invoices, technicians }));
+  const inboxDb = db as unknown as TransactionRunner<Tx>;
+  const inboxTransactions = { timeout: 15_000 };
+  const inbox = createInbox(inboxDb, { schema: DB_SCHEMA, transactionOptions: inboxTransactions });
+  subscribeJobs(
+    runtime.bus,
+    jobsHandlers({
+      inbox,
+      db: inboxDb,
+      raw: pgExecutor(poolOf(db)),
+      transactionOptions: inboxTransactions,
+      wake,
+      wroteEvents: (tx) => outbox.wroteIn(tx),
+      bookings,
+      bookingChanges,
+      invoices,
+      technicians,
+    }),
+    erasureHandlers({ inbox }),
+  );
 
   const started = await runtime.listen(
     serviceHttp({
@@ -90,7 +110,7 @@ export async function startJobsService(
       logger,
       readiness: runtime.readiness,
       identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
-      routes: jobsRoutes({ jobs, lineItems, technicians }),
+      routes: jobsRoutes({ jobs, lineItems, technicians, edits }),
     }),
   );
   return { ...started, repositories: { jobs: jobsRepo, staff } };

@@ -42,6 +42,26 @@ export const configSchema = serviceEnvSchema(3005)
     BUSINESS_PHONE: z.string().default(''),
 
     /**
+     * The business's review page (e.g. its Google review link). Set: a paid, completed job's customer is emailed a
+     * review request with it (once per job, with an unsubscribe link). Unset or empty: no review requests.
+     */
+    REVIEW_URL: z
+      .union([z.url(), z.literal('')])
+      .optional()
+      .transform((v) => v || null),
+    /**
+     * The public site's origin, where the unsubscribe page and its API are (`<PUBLIC_SITE_URL>/unsubscribe/<token>`).
+     * Falls back to SITE_URL, then the local gateway (booking's manage links use the same setting).
+     */
+    PUBLIC_SITE_URL: z.url().optional(),
+    SITE_URL: z.union([z.url(), z.literal('')]).optional(),
+    /**
+     * How long a booking's confirmation waits for its manage link (booking sends it with the booking, so it is
+     * normally there within a second) before it goes without one.
+     */
+    CONFIRMATION_LINK_WAIT_MS: positiveInt.default(60_000),
+
+    /**
      * Quiet hours, Perth time: nothing but the en route SMS is sent between these times; the rest waits for the
      * morning. `off` sends at once (the tracing and end-to-end stacks, whose own tests do not wait until 8 am).
      */
@@ -93,6 +113,13 @@ export const configSchema = serviceEnvSchema(3005)
     WS_MAX_BUFFERED_BYTES: positiveInt.default(1024 * 1024),
   })
   .superRefine((env, ctx) => {
+    // A review request's unsubscribe link must reach the public site, never a developer's localhost.
+    if (env.NODE_ENV === 'production' && env.REVIEW_URL && !env.PUBLIC_SITE_URL && !env.SITE_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_SITE_URL'],
+        message: "is required in production when REVIEW_URL is set (the unsubscribe link's site)",
+      });
     const twilio = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'] as const;
     const set = twilio.filter((k) => env[k] !== undefined);
     if (set.length > 0 && set.length < twilio.length) {
@@ -107,6 +134,10 @@ export const configSchema = serviceEnvSchema(3005)
   });
 
 export type Config = z.output<typeof configSchema>;
+
+/** Where the unsubscribe links point (see PUBLIC_SITE_URL). */
+export const publicSiteUrl = (config: Config): string =>
+  config.PUBLIC_SITE_URL || config.SITE_URL || 'http://localhost:8080';
 
 export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config =>
   loadConfig(configSchema, env);

@@ -9,13 +9,19 @@ import { BookingLifecycle } from './app/booking-lifecycle';
 import { DeliveryLog } from './app/delivery-log';
 import { DeliveryRequests } from './app/delivery-requests';
 import { LiveNotifications } from './app/live-notifications';
-import type { Config } from './config';
+import { Confirmations } from './app/confirmations';
+import { ReviewRequests } from './app/review-requests';
+import { publicSiteUrl, type Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
 import { BookingRepository } from './db/bookings';
+import { ConfirmationRepository } from './db/confirmations';
+import { ReviewRepository } from './db/reviews';
 import { DeliveryRepository } from './db/deliveries';
 import { notifyHandlers } from './events/handlers';
 import { createLiveFeed, type LiveFeed } from './events/live-feed';
 import { subscribeNotify } from './events/subscriptions';
+import { erasureHandlers } from './events/erasure-handlers';
+import { CustomerErasure } from './app/erasure';
 import { notifyHttp } from './http/app';
 import { createNotifyMetrics } from './metrics';
 import { startDeliveryWorkers, type DeliveryWorkers, type ProcessorDeps } from './workers/delivery-worker';
@@ -44,6 +50,8 @@ export interface NotifyService {
   deliveries: DeliveryRepository;
   bookings: BookingRepository;
   lifecycle: BookingLifecycle;
+  confirmations: Confirmations;
+  reviews: ReviewRequests;
   transports: { sms: SmsTransport['name']; email: EmailTransport['name'] };
 }
 
@@ -137,6 +145,31 @@ export async function startNotify(
     logger,
     ...(options.now ? { now: options.now } : {}),
   });
+  const business = { name: config.BUSINESS_NAME, phone: config.BUSINESS_PHONE };
+  const confirmations = new Confirmations({
+    confirmations: new ConfirmationRepository(db),
+    deliveries,
+    requests,
+    queues,
+    business,
+    smsAttempts: config.SMS_ATTEMPTS,
+    emailAttempts: config.EMAIL_ATTEMPTS,
+    linkWaitMs: config.CONFIRMATION_LINK_WAIT_MS,
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const reviews = new ReviewRequests({
+    reviews: new ReviewRepository(db),
+    deliveries,
+    requests,
+    queues,
+    business,
+    emailAttempts: config.EMAIL_ATTEMPTS,
+    reviewUrl: config.REVIEW_URL,
+    siteUrl: publicSiteUrl(config),
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const live = new LiveNotifications({
     dashboards: hub,
     userMessages,
@@ -149,7 +182,10 @@ export async function startNotify(
     transports: { sms: transports.sms.name, email: transports.email.name },
   });
 
-  subscribeNotify(runtime.bus, liveFeed, notifyHandlers({ requests, lifecycle, live }));
+  subscribeNotify(runtime.bus, liveFeed, {
+    ...notifyHandlers({ requests, lifecycle, live, confirmations, reviews }),
+    erasure: erasureHandlers({ db, erasure: new CustomerErasure({ db, queues, logger }) }),
+  });
 
   const http = notifyHttp({
     logger,
@@ -157,6 +193,7 @@ export async function startNotify(
     identityPublicKey: config.INTERNAL_JWT_PUBLIC_KEY,
     metrics,
     log,
+    reviews,
     queues: [queues.sms, queues.email, queues.reminders],
     hub,
     ws: { maxPayloadBytes: config.WS_MAX_PAYLOAD_BYTES, maxConnections: config.WS_MAX_CONNECTIONS },
@@ -197,6 +234,7 @@ export async function startNotify(
           redisUrl: config.REDIS_URL,
           redisPrefix: config.REDIS_PREFIX,
           lifecycle,
+          confirmations,
           logger,
         });
         workers = {
@@ -235,6 +273,8 @@ export async function startNotify(
     deliveries,
     bookings,
     lifecycle,
+    confirmations,
+    reviews,
     transports: { sms: transports.sms.name, email: transports.email.name },
   };
 }

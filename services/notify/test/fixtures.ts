@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type {
   BookingCreatedV1Data,
+  CustomerInvoiceUpdatedV2Data,
+  JobCompletedV1Data,
   JobAssignedV1Data,
   SmsRequestedV1Data,
   EmailRequestedV1Data,
@@ -75,5 +77,46 @@ export function emailRequested(overrides: Partial<EmailRequestedV1Data> = {}): E
     jobId: null,
     requestedAt: new Date().toISOString(),
     ...overrides,
+  };
+}
+
+/** A JobCompleted payload for a job (the customer notify asks for a review). */
+export function jobCompletedData(jobId: string, email = 'Jane@Example.com'): JobCompletedV1Data {
+  return {
+    jobId,
+    jobNumber: 'JOB-000777',
+    serviceType: 'puncture-repair',
+    scheduledDate: '2026-11-24',
+    timeSlot: '8-10 AM',
+    suburb: 'Fremantle',
+    customerValue: '129.80',
+    purchaseCost: null,
+    assignedTechnicianId: null,
+    customer: { name: 'Jane Citizen', email, phone: '0412 345 678' },
+    completedAt: '2026-11-24T02:00:00.000Z',
+  };
+}
+
+/** A customer invoice snapshot (v2) of a job, paid unless told. */
+export function invoiceData(jobId: string, status: 'paid' | 'sent' = 'paid'): CustomerInvoiceUpdatedV2Data {
+  return {
+    invoiceId: randomUUID(),
+    invoiceNumber: 'INV-0001',
+    jobId,
+    jobNumber: 'JOB-000777',
+    customerName: 'Jane Citizen',
+    status,
+    amountType: 'inclusive',
+    invoiceDate: '2026-11-24',
+    dueDate: '2026-12-08',
+    subtotalAmount: '118.00',
+    gstAmount: '11.80',
+    totalAmount: '129.80',
+    items: [],
+    paymentIntentId: null,
+    sentAt: null,
+    paidAt: status === 'paid' ? '2026-11-24T03:00:00.000Z' : null,
+    updatedAt: '2026-11-24T03:00:00.000Z',
+    changedFields: ['status', 'paidAt'],
   };
 }

@@ -7,6 +7,11 @@ export const configSchema = serviceEnvSchema(3004).extend({
    * read from Postgres on every request). A two-year history of 200,000 GST rows takes about 34 MiB.
    */
   GST_BLOCK_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(128),
+  /**
+   * Event batches folded at once per replica (src/events/subscriptions.ts, REPORTING_BATCH). `npm run
+   * bench:reporting` compares 1 and the default 2, on one and on two replicas.
+   */
+  REPORTING_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
 });
 export type Config = z.output<typeof configSchema>;
 

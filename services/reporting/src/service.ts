@@ -11,6 +11,7 @@ import type { Config } from './config';
 import { createDb, DB_SCHEMA, type Db } from './db/client';
 import { reportingHandlers } from './events/handlers';
 import { REPORTING_BATCH, subscribeReporting } from './events/subscriptions';
+import { erasureHandlers } from './events/erasure-handlers';
 import { mountRoutes } from './http/routes';
 import { createDayRefresher } from './workers/day-refresher';
 
@@ -50,6 +51,8 @@ export async function startReporting(
       afterCommit: (events) =>
         events >= REPORTING_BATCH.maxMessages ? refresher.backlog() : refresher.wake(),
     }),
+    erasureHandlers({ db, afterCommit: () => refresher.wake() }),
+    { ...REPORTING_BATCH, concurrency: config.REPORTING_BATCH_CONCURRENCY },
   );
 
   // service-kit's serviceHttp, spelled out; the registry goes to the runtime, which adds the pipeline's lag metrics.

@@ -272,3 +272,127 @@ describe('job detail: the cancellation record', () => {
     expect(screen.queryByRole('heading', { name: 'Cancellation' })).not.toBeInTheDocument();
   });
 });
+
+describe('job detail: Mark No-Show', () => {
+  // A slot that has started (any past date): the button is offered; booking checks the time again.
+  const started = job({ scheduledDate: '2026-01-05', timeSlot: '8-10 AM', customerValue: '749.80' });
+  const NO_SHOW_PATH = `/api/dashboard/bookings/${started.id}/no-show`;
+
+  test('an admin marks a started job a no-show: the charge is stated, booking is asked, the job shows it', async () => {
+    let marked = false;
+    const calls = stubFetch({
+      [`GET /api/dashboard/bookings/${started.id}/cancellation`]: {
+        ...bookingView(ONSITE),
+        scheduledDate: started.scheduledDate,
+      },
+      [`POST ${NO_SHOW_PATH}`]: () => {
+        marked = true;
+        return bookingView(ONSITE);
+      },
+      'GET /api/dashboard/jobs/*': () =>
+        jobDetail({
+          ...started,
+          ...(marked ? { status: 'cancelled', scheduleStatus: 'cancelled' } : {}),
+        }),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+    });
+    renderWithApp(<JobDetailDialog jobId={started.id} onClose={() => undefined} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Mark No-Show' }, { timeout: 10_000 }));
+    const title = await screen.findByText(`Mark Job ${started.jobNumber} as No-Show?`);
+    const dialog = title.closest<HTMLElement>('[role="dialog"]')!;
+    expect(
+      await within(dialog).findByText(
+        "The customer is charged in full: an invoice for $749.80 (the job's price) is raised.",
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mark No-Show' }));
+    expect(await screen.findByText('Marked No-Show')).toBeInTheDocument();
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.path).toBe(NO_SHOW_PATH);
+    expect(post.body).toEqual({});
+    // Once it is cancelled there is nothing left to mark or cancel.
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Mark No-Show' })).not.toBeInTheDocument(),
+    );
+    expect(screen.queryByRole('button', { name: 'Cancel Job' })).not.toBeInTheDocument();
+  });
+
+  test("booking's refusal is shown and the dialog stays open", async () => {
+    stubFetch({
+      [`GET /api/dashboard/bookings/${started.id}/cancellation`]: bookingView(PREPAID),
+      [`POST ${NO_SHOW_PATH}`]: {
+        status: 409,
+        body: { message: 'This job has been completed and cannot be marked as a no-show.' },
+      },
+      'GET /api/dashboard/jobs/*': jobDetail(started),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+    });
+    renderWithApp(<JobDetailDialog jobId={started.id} onClose={() => undefined} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Mark No-Show' }, { timeout: 10_000 }));
+    const title = await screen.findByText(`Mark Job ${started.jobNumber} as No-Show?`);
+    const dialog = title.closest<HTMLElement>('[role="dialog"]')!;
+    await within(dialog).findByText(/the \$762\.55 paid online is kept/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mark No-Show' }));
+    expect(
+      await screen.findByText('This job has been completed and cannot be marked as a no-show.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(`Mark Job ${started.jobNumber} as No-Show?`)).toBeInTheDocument();
+  });
+
+  test('not offered before the slot starts, nor to technicians', async () => {
+    const later = job({ scheduledDate: '2099-03-02', timeSlot: '8-10 AM' });
+    stubFetch({
+      'GET /api/dashboard/jobs/*': jobDetail(later),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+    });
+    const view = renderWithApp(<JobDetailDialog jobId={later.id} onClose={() => undefined} />);
+    expect(
+      await screen.findByRole('button', { name: 'Cancel Job' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Mark No-Show' })).not.toBeInTheDocument();
+    view.unmount();
+    stubFetch({
+      'GET /api/dashboard/jobs/*': jobDetail({ ...started, assignedTechnicianId: TECH.id }),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+    });
+    renderWithApp(<JobDetailDialog jobId={started.id} onClose={() => undefined} />, { user: TECH });
+    expect(await screen.findByText('Olivia Smith', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Mark No-Show' })).not.toBeInTheDocument();
+  });
+
+  test('a no-show job shows its record: charged in full, the reason, by staff', async () => {
+    stubFetch({
+      'GET /api/dashboard/jobs/*': jobDetail({
+        ...started,
+        status: 'cancelled',
+        scheduleStatus: 'cancelled',
+        cancelledAt: '2026-01-05T01:00:00.000Z',
+      }),
+      'GET /api/dashboard/purchase-invoices/job/*': [],
+      [`GET /api/dashboard/bookings/${started.id}/cancellation`]: {
+        ...bookingView(ONSITE),
+        status: 'cancelled',
+        cancelled: {
+          cancelledAt: '2026-01-05T01:00:00.000Z',
+          cancelledBy: 'staff',
+          reason: 'No-show',
+          band: 'no_refund',
+          refundPercent: 0,
+          refund: '0.00',
+          fee: '749.80',
+          feeWaived: false,
+          kind: 'no_show',
+        },
+      },
+    });
+    renderWithApp(<JobDetailDialog jobId={started.id} onClose={() => undefined} />);
+    const section = (await screen.findByRole('heading', { name: 'No-Show' }, { timeout: 10_000 })).closest(
+      'section',
+    )!;
+    await within(section).findByText('No-show');
+    expect(section).toHaveTextContent(/Marked no-show.* by staff/);
+    expect(section).toHaveTextContent('No-show: charged in full');
+    expect(section).toHaveTextContent('Charge$749.80');
+    expect(section).not.toHaveTextContent('Refund');
+  });
+});

@@ -3,7 +3,7 @@
  * must match what is booked"): for every service type, payment method and quantity, the estimated total is the total
  * of the quote the booking is made with. A change to either side that makes them disagree fails here.
  */
-import { estimateTotal } from '../lib/estimate';
+import { estimateTotal, feesOf } from '../lib/estimate';
 import { computeQuote, prepaidAllowed } from '../../../../services/booking/src/domain/pricing';
 
 // The pricing module's only runtime need from @tyres/events is its money helpers (the rest is the message bus).
@@ -45,5 +45,34 @@ describe('staff booking estimate = booked price', () => {
             estimate: quote.total,
           });
         }
+  });
+});
+
+describe('staff booking estimate follows the price list in force (issue 19: GET /api/pricing)', () => {
+  const raised = {
+    calloutFee: '99.80',
+    punctureRepair: '45.00',
+    fittingPerTyre: '27.50',
+    balancingPerTyre: '15.00',
+    prepaidDiscount: '20.00',
+  };
+  test.each(SERVICES)('%s with the raised fees = what the booking service books with them', (serviceType) => {
+    for (const prepaid of [false, true])
+      for (const quantity of [1, 4]) {
+        const input = { serviceType, tyreSize: '205/55R16', tyrePriceCents: 13900n, quantity };
+        const fees = feesOf(raised);
+        let quote = computeQuote({ ...input, prepaid, fees });
+        if (prepaid && !prepaidAllowed(serviceType, quote))
+          quote = computeQuote({ ...input, prepaid: false, fees });
+        expect(estimateTotal({ serviceType, quantity, tyrePrice: '139.00', prepaid, fees: raised })).toBe(
+          quote.total,
+        );
+      }
+  });
+
+  test('puncture repair: 45 + callout 99.80 = 144.80; while the list loads the code list stands (129.80)', () => {
+    const args = { serviceType: 'puncture-repair', quantity: 1, tyrePrice: null, prepaid: false };
+    expect(estimateTotal({ ...args, fees: raised })).toBe('144.80');
+    expect(estimateTotal({ ...args, fees: undefined })).toBe('129.80');
   });
 });

@@ -149,7 +149,7 @@ describe('tabs', () => {
     expect(screen.queryByText('Team Management')).not.toBeInTheDocument();
   });
 
-  test('admins get the eight tabs', () => {
+  test('admins get the nine tabs', () => {
     stubFetch({ 'GET /api/dashboard/jobs-with-details': page([]) });
     renderWithApp(<DashboardPage onLogout={() => undefined} loggingOut={false} />);
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
@@ -159,6 +159,7 @@ describe('tabs', () => {
       'Expenses',
       'Time Slots',
       'Reports',
+      'Prices',
       'Team',
       'Settings',
     ]);

@@ -54,3 +54,23 @@ export function useStaffCancel() {
     onSettled: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
   });
 }
+
+/**
+ * POST /api/dashboard/bookings/{jobId}/no-show: the customer was not there once the slot had started; charged in
+ * full (booking records it as a cancellation of kind no_show). Resolves once the job shows it cancelled.
+ */
+export function useMarkNoShow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { jobId: string; note?: string }) => {
+      const answer = await bookingApi.post('/api/dashboard/bookings/{jobId}/no-show', {
+        params: { jobId: input.jobId },
+        body: input.note ? { note: input.note } : {},
+      });
+      await jobCancelled(input.jobId);
+      return answer;
+    },
+    meta: failureToast({ errorTitle: 'Mark No-Show Failed', errorFallback: 'Failed to mark the no-show.' }),
+    onSettled: () => Promise.all([invalidateJobs(queryClient), invalidateSlots(queryClient)]),
+  });
+}

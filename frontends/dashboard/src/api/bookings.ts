@@ -47,6 +47,18 @@ export function useTyrePrice(tyreSize: string | null, brand = '') {
 }
 
 /**
+ * GET /api/pricing: the price list in force (issue 19: admins change it), for the staff form's estimate. Kept a
+ * minute; until it answers (or if it fails) the estimate uses the code's list.
+ */
+export function usePriceList() {
+  return useQuery({
+    queryKey: ['/api/pricing'],
+    queryFn: () => bookingApi.get('/api/pricing', {}),
+    staleTime: 60_000,
+  });
+}
+
+/**
  * Address suggestions (booking service; 3+ characters, the first 5 shown). `sessionToken` groups one address
  * entry's lookups, as the public dialog does: the provider bills a typed-and-picked address as one session.
  */

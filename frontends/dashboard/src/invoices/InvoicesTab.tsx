@@ -22,6 +22,7 @@ import { AMOUNT_TYPE_LABEL } from '@tyres/kernel';
 import { formatMoney } from '../lib/money';
 import { dueBadge } from './due';
 import { amountTypeOf } from './line-items';
+import { RefundsPanel } from './RefundsPanel';
 import { InvoiceEditDialog, STATUS_OPTIONS } from './InvoiceEditDialog';
 import { SelectJobDialog } from './SelectJobDialog';
 
@@ -234,118 +235,122 @@ export function InvoicesTab() {
     setSelected((s) => (on ? [...s, id] : s.filter((x) => x !== id)));
 
   return (
-    <section className="dash-panel" aria-labelledby="dash-invoices-title">
-      <div className="dash-panel__bar">
-        <h2 id="dash-invoices-title" className="dash-panel__title">
-          Invoices
-          {query.data && <span className="dash-panel__count"> ({total})</span>}
-        </h2>
-        <Button type="primary" onClick={() => setSelectJob(true)}>
-          Create Invoice
-        </Button>
-      </div>
-      <div className="dash-filters">
-        <Input.Search
-          aria-label="Search invoices"
-          placeholder="Search invoice, job or customer"
-          allowClear
-          value={searchInput}
-          onChange={(e) => setSearchInput(e.target.value)}
-          onSearch={(v) => setSearch(v, { page: null })}
-          className="dash-filter dash-filter--search"
-        />
-        <Select
-          aria-label="Filter invoices by status"
-          value={status}
-          onChange={(v) => setStatus(v, { page: null })}
-          options={STATUS_FILTER}
-          className="dash-filter"
-        />
-      </div>
-
-      {selected.length > 0 && (
-        <div className="dash-bulk" role="region" aria-label="Bulk actions">
-          <span>
-            <strong>{selected.length}</strong> selected
-          </span>
+    <>
+      <section className="dash-panel" aria-labelledby="dash-invoices-title">
+        <div className="dash-panel__bar">
+          <h2 id="dash-invoices-title" className="dash-panel__title">
+            Invoices
+            {query.data && <span className="dash-panel__count"> ({total})</span>}
+          </h2>
+          <Button type="primary" onClick={() => setSelectJob(true)}>
+            Create Invoice
+          </Button>
+        </div>
+        <div className="dash-filters">
+          <Input.Search
+            aria-label="Search invoices"
+            placeholder="Search invoice, job or customer"
+            allowClear
+            value={searchInput}
+            onChange={(e) => setSearchInput(e.target.value)}
+            onSearch={(v) => setSearch(v, { page: null })}
+            className="dash-filter dash-filter--search"
+          />
           <Select
-            aria-label="New status for selected invoices"
-            placeholder="Set status"
-            value={bulkStatus}
-            onChange={setBulkStatus}
-            options={STATUS_OPTIONS}
+            aria-label="Filter invoices by status"
+            value={status}
+            onChange={(v) => setStatus(v, { page: null })}
+            options={STATUS_FILTER}
             className="dash-filter"
           />
-          <Button type="primary" disabled={!bulkStatus} loading={bulkBusy} onClick={() => void applyBulk()}>
-            Apply
-          </Button>
-          <Button onClick={() => setSelected([])}>Clear</Button>
         </div>
-      )}
 
-      <ResponsiveList<CustomerInvoiceSummary>
-        query={query}
-        items={invoices}
-        rowKey={(invoice) => invoice.id}
-        errorTitle="Failed to fetch invoices"
-        loadingText="Loading invoices..."
-        emptyText="No invoices found"
-        columns={columns}
-        cardsHeader={
-          <Checkbox
-            className="dash-select-all"
-            checked={selected.length === invoices.length}
-            indeterminate={selected.length > 0 && selected.length < invoices.length}
-            onChange={(e) => setSelected(e.target.checked ? invoices.map((i) => i.id) : [])}
-          >
-            Select all
-          </Checkbox>
-        }
-        renderCard={(invoice) => (
-          <li key={invoice.id}>
-            <article className="dash-card" aria-labelledby={`inv-${invoice.id}`}>
-              <header className="dash-card__head">
-                <Checkbox
-                  checked={selected.includes(invoice.id)}
-                  onChange={(e) => toggle(invoice.id, e.target.checked)}
-                  aria-label={`Select invoice ${invoice.invoiceNumber}`}
-                />
-                <h3 id={`inv-${invoice.id}`} className="dash-card__title">
-                  {invoice.invoiceNumber}
-                </h3>
-                <InvoiceStatusTag status={invoice.status} />
-              </header>
-              <dl className="dash-card__facts">
-                <div>
-                  <dt>Customer</dt>
-                  <dd>{customerOf(invoice)}</dd>
-                </div>
-                <div>
-                  <dt>Job</dt>
-                  <dd>{jobNumberOf(invoice)}</dd>
-                </div>
-                <div>
-                  <dt>Due</dt>
-                  <dd>
-                    <DueBadge invoice={invoice} />
-                  </dd>
-                </div>
-                <div>
-                  <dt>Total</dt>
-                  <dd>
-                    <InvoiceTotal invoice={invoice} />
-                  </dd>
-                </div>
-              </dl>
-              <InvoiceActions invoice={invoice} onEdit={() => setEditing(invoice.id)} />
-            </article>
-          </li>
+        {selected.length > 0 && (
+          <div className="dash-bulk" role="region" aria-label="Bulk actions">
+            <span>
+              <strong>{selected.length}</strong> selected
+            </span>
+            <Select
+              aria-label="New status for selected invoices"
+              placeholder="Set status"
+              value={bulkStatus}
+              onChange={setBulkStatus}
+              options={STATUS_OPTIONS}
+              className="dash-filter"
+            />
+            <Button type="primary" disabled={!bulkStatus} loading={bulkBusy} onClick={() => void applyBulk()}>
+              Apply
+            </Button>
+            <Button onClick={() => setSelected([])}>Clear</Button>
+          </div>
         )}
-        rowSelection={{ selectedRowKeys: selected, onChange: setSelected }}
-        pagination={{ page, pageSize: INVOICES_PAGE_SIZE, total, onChange: setPage }}
-      />
-      <InvoiceEditDialog invoiceId={editing || null} onClose={() => setEditing(null)} />
-      <SelectJobDialog open={selectJob} onClose={() => setSelectJob(false)} />
-    </section>
+
+        <ResponsiveList<CustomerInvoiceSummary>
+          query={query}
+          items={invoices}
+          rowKey={(invoice) => invoice.id}
+          errorTitle="Failed to fetch invoices"
+          loadingText="Loading invoices..."
+          emptyText="No invoices found"
+          columns={columns}
+          cardsHeader={
+            <Checkbox
+              className="dash-select-all"
+              checked={selected.length === invoices.length}
+              indeterminate={selected.length > 0 && selected.length < invoices.length}
+              onChange={(e) => setSelected(e.target.checked ? invoices.map((i) => i.id) : [])}
+            >
+              Select all
+            </Checkbox>
+          }
+          renderCard={(invoice) => (
+            <li key={invoice.id}>
+              <article className="dash-card" aria-labelledby={`inv-${invoice.id}`}>
+                <header className="dash-card__head">
+                  <Checkbox
+                    checked={selected.includes(invoice.id)}
+                    onChange={(e) => toggle(invoice.id, e.target.checked)}
+                    aria-label={`Select invoice ${invoice.invoiceNumber}`}
+                  />
+                  <h3 id={`inv-${invoice.id}`} className="dash-card__title">
+                    {invoice.invoiceNumber}
+                  </h3>
+                  <InvoiceStatusTag status={invoice.status} />
+                </header>
+                <dl className="dash-card__facts">
+                  <div>
+                    <dt>Customer</dt>
+                    <dd>{customerOf(invoice)}</dd>
+                  </div>
+                  <div>
+                    <dt>Job</dt>
+                    <dd>{jobNumberOf(invoice)}</dd>
+                  </div>
+                  <div>
+                    <dt>Due</dt>
+                    <dd>
+                      <DueBadge invoice={invoice} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Total</dt>
+                    <dd>
+                      <InvoiceTotal invoice={invoice} />
+                    </dd>
+                  </div>
+                </dl>
+                <InvoiceActions invoice={invoice} onEdit={() => setEditing(invoice.id)} />
+              </article>
+            </li>
+          )}
+          rowSelection={{ selectedRowKeys: selected, onChange: setSelected }}
+          pagination={{ page, pageSize: INVOICES_PAGE_SIZE, total, onChange: setPage }}
+        />
+        <InvoiceEditDialog invoiceId={editing || null} onClose={() => setEditing(null)} />
+        <SelectJobDialog open={selectJob} onClose={() => setSelectJob(false)} />
+      </section>
+      {/* After the invoices: the tab's main list is asked for first. */}
+      <RefundsPanel enabled={!query.isPending} />
+    </>
   );
 }

@@ -19,17 +19,19 @@ export function CancellationRecord({ job }: { job: Job }) {
   const band = record?.band ?? null;
   const refund = record?.refund ? cents(record.refund) : 0n;
   const by = record?.cancelledBy === 'customer' ? ' by the customer' : record?.cancelledBy ? ' by staff' : '';
+  // A no-show (staff marked the customer absent once the slot had started) is charged in full, not under a band.
+  const noShow = record?.kind === 'no_show';
   return (
     <section className="dash-detail__section" aria-labelledby="jd-cancellation">
       <h3 id="jd-cancellation" className="dash-detail__heading">
-        Cancellation
+        {noShow ? 'No-Show' : 'Cancellation'}
       </h3>
       {booking.isError && (
         <Alert type="warning" showIcon title="The cancellation details could not be loaded" />
       )}
       <dl className="dash-facts">
         <div>
-          <dt>Cancelled</dt>
+          <dt>{noShow ? 'Marked no-show' : 'Cancelled'}</dt>
           <dd>
             {formatTimestamp(record?.cancelledAt ?? job.cancelledAt)}
             {by}
@@ -41,11 +43,18 @@ export function CancellationRecord({ job }: { job: Job }) {
             <dd>{record.reason}</dd>
           </div>
         )}
-        {isBand(band) && (
+        {noShow ? (
           <div>
             <dt>Policy</dt>
-            <dd>{CANCELLATION_BAND_LABEL[band]}</dd>
+            <dd>No-show: charged in full</dd>
           </div>
+        ) : (
+          isBand(band) && (
+            <div>
+              <dt>Policy</dt>
+              <dd>{CANCELLATION_BAND_LABEL[band]}</dd>
+            </div>
+          )
         )}
         {refund > 0n && (
           <div>
@@ -55,7 +64,7 @@ export function CancellationRecord({ job }: { job: Job }) {
         )}
         {record?.fee && (
           <div>
-            <dt>Fee</dt>
+            <dt>{noShow ? 'Charge' : 'Fee'}</dt>
             <dd>
               {formatAud(cents(record.fee))}
               {record.feeWaived ? ' (waived)' : ''}

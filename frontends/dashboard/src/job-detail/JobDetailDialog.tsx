@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Alert, App, Button, Modal, Space, Spin } from 'antd';
+import { isTimeSlot, slotStartsAt } from '@tyres/kernel';
 import { errorMessage } from '@tyres/platform';
+import { useMarkNoShow } from '../api/bookings-staff';
 import { useDeleteJob, useJob } from '../api/jobs';
 import { failureReported } from '../api/mutation-toasts';
 import type { Job } from '../api/types';
@@ -16,8 +18,12 @@ import { formatMoney } from '../lib/money';
 import { deleteJobMessage } from '../tabs/JobsTab';
 import { CancelJobDialog } from './CancelJobDialog';
 import { CancellationRecord } from './CancellationRecord';
+import { EditJobAction } from './EditJobDialog';
+import { EraseCustomerAction, isErasedCustomer } from './EraseCustomerAction';
 import { JobInvoices } from './JobInvoices';
+import { JobHistory } from './JobHistory';
 import { JobPhotos } from './JobPhotos';
+import { NoShowDialog } from './NoShowDialog';
 import { jobProgress } from './progress';
 import { PurchaseInvoices } from './PurchaseInvoices';
 import { RescheduleDialog } from './RescheduleDialog';
@@ -66,6 +72,17 @@ function Progress({ job }: { job: Job }) {
 }
 
 function Communication({ job }: { job: Job }) {
+  if (isErasedCustomer(job))
+    return (
+      <section className="dash-detail__section" aria-labelledby="jd-contact">
+        <h3 id="jd-contact" className="dash-detail__heading">
+          Contact Customer
+        </h3>
+        <p className="dash-muted">
+          The customer’s contact details were erased on request: there is no one to call, text or email.
+        </p>
+      </section>
+    );
   const phone = job.customer?.phone ? dialable(job.customer.phone) : '';
   const email = job.customer?.email ?? '';
   const subject = encodeURIComponent(`Your booking ${job.jobNumber}`);
@@ -101,7 +118,20 @@ function Communication({ job }: { job: Job }) {
   );
 }
 
-function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
+/** The job's slot has started (Perth): only then can the customer have failed to show. Booking checks it again. */
+function slotStarted(job: Job, now: Date): boolean {
+  return isTimeSlot(job.timeSlot) && slotStartsAt(job.scheduledDate, job.timeSlot) <= now;
+}
+
+function OtherActions({
+  job,
+  onDeleted,
+  clock = () => new Date(),
+}: {
+  job: Job;
+  onDeleted: () => void;
+  clock?: () => Date;
+}) {
   const { isAdmin } = useDashboard();
   const nav = useDashboardNavigation();
   const { modal } = App.useApp();
@@ -109,9 +139,13 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
   const deleteJob = useDeleteJob();
   const [rescheduleOpen, setRescheduleOpen] = useState(false);
   const [cancelOpen, setCancelOpen] = useState(false);
+  const [noShowOpen, setNoShowOpen] = useState(false);
+  const markNoShow = useMarkNoShow();
   const canReschedule = isAdmin && (job.status === 'new' || job.status === 'in-progress');
   // Cancel under the policy (booking records it and frees the slot): work not finished yet, as a staff cancel.
   const canCancel = canReschedule;
+  // Mark no-show (charged in full): the same live jobs, once the slot has started.
+  const canMarkNoShow = canCancel && slotStarted(job, clock());
   const canInvoice = INVOICEABLE_STATUSES.includes(job.status);
   if (!canReschedule && !canInvoice && !isAdmin) return null;
 
@@ -121,11 +155,17 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
         Other Actions
       </h3>
       <Space wrap>
+        <EditJobAction job={job} />
         {canReschedule && <Button onClick={() => setRescheduleOpen(true)}>Reschedule</Button>}
         {canInvoice && <Button onClick={() => nav.newInvoice(job.id)}>Create Invoice</Button>}
         {canCancel && (
           <Button danger onClick={() => setCancelOpen(true)}>
             Cancel Job
+          </Button>
+        )}
+        {canMarkNoShow && (
+          <Button danger onClick={() => setNoShowOpen(true)}>
+            Mark No-Show
           </Button>
         )}
         {isAdmin && (
@@ -154,6 +194,24 @@ function OtherActions({ job, onDeleted }: { job: Job; onDeleted: () => void }) {
         <RescheduleDialog job={job} open={rescheduleOpen} onClose={() => setRescheduleOpen(false)} />
       )}
       {canCancel && cancelOpen && <CancelJobDialog job={job} open onClose={() => setCancelOpen(false)} />}
+      {canMarkNoShow && noShowOpen && (
+        <NoShowDialog
+          job={job}
+          open
+          confirming={markNoShow.isPending}
+          onClose={() => setNoShowOpen(false)}
+          onConfirm={() =>
+            markNoShow.mutateAsync({ jobId: job.id }).then(
+              () => {
+                notify.success('Marked No-Show', `Job ${job.jobNumber} was marked as a no-show.`);
+                return true;
+              },
+              // The mutation's failure toast said why; the dialog stays open.
+              () => false,
+            )
+          }
+        />
+      )}
     </section>
   );
 }
@@ -179,13 +237,17 @@ function JobDetailBody({ job, onClose }: { job: Job; onClose: () => void }) {
               ['Name', job.customer?.name],
               [
                 'Phone',
-                job.customer?.phone ? (
+                isErasedCustomer(job) ? (
+                  'Erased'
+                ) : job.customer?.phone ? (
                   <a href={`tel:${dialable(job.customer.phone)}`}>{job.customer.phone}</a>
                 ) : null,
               ],
               [
                 'Email',
-                job.customer?.email ? (
+                isErasedCustomer(job) ? (
+                  'Erased'
+                ) : job.customer?.email ? (
                   <a href={`mailto:${job.customer.email}`}>{job.customer.email}</a>
                 ) : null,
               ],
@@ -246,7 +308,9 @@ function JobDetailBody({ job, onClose }: { job: Job; onClose: () => void }) {
         <JobPhotos job={job} />
         <JobInvoices job={job} existing={existingInvoice} />
         <PurchaseInvoices job={job} />
+        <JobHistory jobId={job.id} />
         <OtherActions job={job} onDeleted={onClose} />
+        <EraseCustomerAction job={job} />
       </div>
     </div>
   );

@@ -10,6 +10,7 @@ import type { JobStatus } from '../lib/constants';
 import { useNotify } from '../hooks/useNotify';
 import { enRouteEta } from '../lib/dates';
 import { dialable } from '../lib/format';
+import { isErasedCustomer } from './EraseCustomerAction';
 import { enRouteSmsText, statusAction } from './progress';
 
 /**
@@ -58,6 +59,8 @@ export function StatusActions({
   const [sendSms, setSendSms] = useState(true);
   const [eta, setEta] = useState(() => enRouteEta());
   const action = statusAction(job.status);
+  // An erased customer's contact details are placeholders: nothing can be sent to them.
+  const erased = isErasedCustomer(job);
 
   // A failure is toasted by the mutation cache ("Update Failed"); the Start Work modal then stays open.
   const changeStatus = (to: JobStatus, success: [string, string], notifyCustomer?: boolean) =>
@@ -118,7 +121,7 @@ export function StatusActions({
             loading={busy}
             onClick={() => {
               setEta(enRouteEta());
-              setSendSms(true);
+              setSendSms(!erased);
               setStartOpen(true);
             }}
           >
@@ -136,7 +139,7 @@ export function StatusActions({
                 await changeStatus(
                   action.to,
                   ['Work Started', `Job ${job.jobNumber} is now in progress.`],
-                  sendSms,
+                  sendSms && !erased,
                 )
               )
                 setStartOpen(false);
@@ -147,19 +150,27 @@ export function StatusActions({
               You are on your way to <strong>{job.customer?.name}</strong>. Estimated arrival:{' '}
               <strong>{eta}</strong> (30 minutes from now).
             </p>
-            <Checkbox checked={sendSms} onChange={(e) => setSendSms(e.target.checked)}>
-              Send the customer an SMS with the ETA
-            </Checkbox>
-            <blockquote className="dash-sms-preview" aria-label="SMS preview">
-              {smsText}
-            </blockquote>
-            {job.customer?.phone && (
-              <a
-                className="dash-link"
-                href={`sms:${dialable(job.customer.phone)}?body=${encodeURIComponent(smsText)}`}
-              >
-                Or send it from this phone instead
-              </a>
+            {erased ? (
+              <p className="dash-muted">
+                The customer’s contact details were erased on request: no SMS can be sent.
+              </p>
+            ) : (
+              <>
+                <Checkbox checked={sendSms} onChange={(e) => setSendSms(e.target.checked)}>
+                  Send the customer an SMS with the ETA
+                </Checkbox>
+                <blockquote className="dash-sms-preview" aria-label="SMS preview">
+                  {smsText}
+                </blockquote>
+                {job.customer?.phone && (
+                  <a
+                    className="dash-link"
+                    href={`sms:${dialable(job.customer.phone)}?body=${encodeURIComponent(smsText)}`}
+                  >
+                    Or send it from this phone instead
+                  </a>
+                )}
+              </>
             )}
           </Modal>
         </>

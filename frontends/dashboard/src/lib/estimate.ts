@@ -1,4 +1,4 @@
-import { isServiceType, priceQuote } from '@tyres/kernel';
+import { isServiceType, PRICE_LIST, priceQuote, type QuoteFees } from '@tyres/kernel';
 import { centsOf, moneyString } from './money';
 
 /**
@@ -19,6 +19,8 @@ export function estimateTotal(input: {
   quantity: number;
   tyrePrice: string | null | undefined;
   prepaid: boolean;
+  /** The price list in force (GET /api/pricing, money strings); the code's list while it loads. */
+  fees?: Partial<Record<keyof QuoteFees, string>> | null | undefined;
 }): string {
   if (!isServiceType(input.serviceType)) return '0.00';
   let tyrePriceCents: bigint | null = null;
@@ -26,11 +28,31 @@ export function estimateTotal(input: {
     tyrePriceCents = centsOf(input.tyrePrice);
     if (tyrePriceCents === null || tyrePriceCents <= 0n) return '0.00';
   }
-  const quote = priceQuote({
-    serviceType: input.serviceType,
-    quantity: Math.max(1, Math.trunc(input.quantity || 1)),
-    tyrePriceCents,
-    prepaid: input.prepaid,
-  });
+  const quote = priceQuote(
+    {
+      serviceType: input.serviceType,
+      quantity: Math.max(1, Math.trunc(input.quantity || 1)),
+      tyrePriceCents,
+      prepaid: input.prepaid,
+    },
+    feesOf(input.fees),
+  );
   return moneyString(quote?.total ?? 0n);
+}
+
+/** The fee schedule from GET /api/pricing's money strings; any fee missing or unreadable keeps the code's value. */
+export function feesOf(fees: Partial<Record<keyof QuoteFees, string>> | null | undefined): QuoteFees {
+  const out: QuoteFees = { ...PRICE_LIST };
+  if (!fees) return out;
+  for (const key of [
+    'calloutFee',
+    'punctureRepair',
+    'prepaidDiscount',
+    'fittingPerTyre',
+    'balancingPerTyre',
+  ] as const) {
+    const c = centsOf(fees[key]);
+    if (c !== null && c >= 0n) out[key] = c;
+  }
+  return out;
 }

@@ -17,9 +17,11 @@ import { useDashboard } from '../context';
 import { NOTIFICATION_AUTO_DISMISS_MS, NOTIFICATIONS_VISIBLE } from '../lib/constants';
 import { formatShortDate } from '../lib/dates';
 import { serviceLabel } from '../lib/format';
+import { cents, formatMoney } from '../lib/money';
 import {
   NotificationConnection,
   notificationsUrl,
+  type BookingChange,
   type ConnectionStatus,
   type SmsDelivery,
 } from './connection';
@@ -58,6 +60,53 @@ export function smsDeliveryToast(delivery: SmsDelivery): {
         description:
           delivery.message.replace(/^SMS not sent:?\s*/i, '') || 'The customer SMS could not be sent.',
         failed: true,
+      };
+  }
+}
+
+const WHO = { customer: 'the customer', staff: 'staff' } as const;
+
+/** "phone, notes and vehicle details". */
+function listWords(items: string[]): string {
+  const words = items.map((c) => (c === 'vehicle' ? 'vehicle details' : c === 'phone' ? 'phone number' : c));
+  return words.length <= 1 ? (words[0] ?? 'details') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
+/**
+ * The notice for a booking changed after it was made (issue 18): "Booking JOB-000123 rescheduled by the customer",
+ * with the new slot, the money terms of a cancellation, or what the customer corrected.
+ */
+export function bookingChangeNotice(change: BookingChange): { title: string; description: string } {
+  const booking = `Booking ${change.jobNumber || '(unknown job)'}`;
+  switch (change.kind) {
+    case 'rescheduled':
+      return {
+        title: `${booking} rescheduled by ${WHO[change.by]}`,
+        description:
+          `Now ${formatShortDate(change.to.scheduledDate)}, ${change.to.timeSlot}` +
+          (change.from
+            ? ` (was ${formatShortDate(change.from.scheduledDate)}, ${change.from.timeSlot}).`
+            : '.'),
+      };
+    case 'cancelled': {
+      if (change.noShow)
+        return {
+          title: `Booking ${change.jobNumber || '(unknown job)'}: the customer was a no-show`,
+          description:
+            change.fee && cents(change.fee) > 0n && !change.feeWaived
+              ? `Marked by staff. Charged in full: ${formatMoney(change.fee)}.`
+              : 'Marked by staff. No charge.',
+        };
+      const money: string[] = ['Its time slot is free again.'];
+      if (change.refund && cents(change.refund) > 0n) money.push(`Refund: ${formatMoney(change.refund)}.`);
+      if (change.fee && cents(change.fee) > 0n)
+        money.push(`Fee: ${formatMoney(change.fee)}${change.feeWaived ? ' (waived)' : ''}.`);
+      return { title: `${booking} cancelled by ${WHO[change.by]}`, description: money.join(' ') };
+    }
+    case 'updated':
+      return {
+        title: `${booking} updated by the customer`,
+        description: `The customer corrected their ${listWords(change.changed)}.`,
       };
   }
 }
@@ -171,6 +220,14 @@ export function NotificationCenter({ children }: { children: ReactNode }) {
         refreshLists();
       },
       onListChange: refreshLists,
+      // A booking changed after it was made: the lists, the slots and the open job (its detail and the booking's
+      // cancellation record) are refetched, and staff are told what happened.
+      onBookingChange: (change) => {
+        refreshLists();
+        void queryClient.invalidateQueries({ queryKey: ['/api/dashboard/bookings', change.jobId] });
+        const notice = bookingChangeNotice(change);
+        showToast({ title: notice.title, description: notice.description });
+      },
       onSmsDelivery: (delivery) => {
         const toast = smsDeliveryToast(delivery);
         // Shown after the status change that asked for the SMS has raised its own toast (see afterStatusChangesOf).

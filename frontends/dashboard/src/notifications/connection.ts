@@ -9,7 +9,8 @@ import {
 /**
  * The live notification connection (spec sections 4, 7 and 9): WebSocket /ws/notifications; on open the client
  * subscribes (`subscribe_suburbs`, empty = every suburb) and pings every 30 s; the server sends `new_booking`
- * (and `job_assigned`, `job_unassigned`, and `sms_delivery` for an SMS this user asked for).
+ * (and `job_assigned`, `job_unassigned`, `sms_delivery` for an SMS this user asked for, and `booking_rescheduled`,
+ * `booking_cancelled`, `booking_updated` when a booking changes after it was made).
  * An abnormal close reconnects after 1 s, doubling up to 30 s, at most 5 attempts in a row; a normal close
  * (1000), a deactivated account (4003) or stop() does not. Plain class with injectable socket and timers so the rules are unit-tested.
  */
@@ -127,6 +128,82 @@ export function parseSmsDelivery(raw: unknown): SmsDelivery | null {
   };
 }
 
+/**
+ * A change to a booking after it was made (issue 18; notify's `booking_rescheduled`, `booking_cancelled`,
+ * `booking_updated`, sent to admins and the job's technician): the customer moved or cancelled it on their manage
+ * page, staff cancelled it through booking, or the customer corrected their details.
+ */
+export type BookingChange =
+  | {
+      kind: 'rescheduled';
+      jobId: string;
+      jobNumber: string;
+      from: { scheduledDate: string; timeSlot: string } | null;
+      to: { scheduledDate: string; timeSlot: string };
+      by: 'customer' | 'staff';
+    }
+  | {
+      kind: 'cancelled';
+      jobId: string;
+      jobNumber: string;
+      by: 'customer' | 'staff';
+      refund: string | null;
+      fee: string | null;
+      feeWaived: boolean;
+      /** Staff marked the customer a no-show (notify's `kind: 'no_show'`): charged in full, not a cancellation. */
+      noShow: boolean;
+    }
+  | { kind: 'updated'; jobId: string; jobNumber: string; changed: string[] };
+
+const slotOf = (v: unknown): { scheduledDate: string; timeSlot: string } | null => {
+  if (!v || typeof v !== 'object') return null;
+  const { scheduledDate, timeSlot } = v as Record<string, unknown>;
+  return typeof scheduledDate === 'string' && typeof timeSlot === 'string'
+    ? { scheduledDate, timeSlot }
+    : null;
+};
+const moneyOf = (v: unknown) => (typeof v === 'string' && /^\d+\.\d{2}$/.test(v) ? v : null);
+const byOf = (v: unknown): 'customer' | 'staff' => (v === 'staff' ? 'staff' : 'customer');
+
+/** A `booking_*` message, or null for anything else (or one without the job it is about). */
+export function parseBookingChange(raw: unknown): BookingChange | null {
+  if (typeof raw !== 'string') return null;
+  let message: unknown;
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!message || typeof message !== 'object') return null;
+  const { type, data } = message as { type?: unknown; data?: unknown };
+  if (!data || typeof data !== 'object') return null;
+  const d = data as Record<string, unknown>;
+  if (typeof d.jobId !== 'string' || !d.jobId) return null;
+  const base = { jobId: d.jobId, jobNumber: str(d.jobNumber) };
+  if (type === 'booking_rescheduled') {
+    const to = slotOf(d.to);
+    if (!to) return null;
+    return { kind: 'rescheduled', ...base, from: slotOf(d.from), to, by: byOf(d.rescheduledBy) };
+  }
+  if (type === 'booking_cancelled')
+    return {
+      kind: 'cancelled',
+      ...base,
+      by: byOf(d.cancelledBy),
+      refund: moneyOf(d.refund),
+      fee: moneyOf(d.fee),
+      feeWaived: d.feeWaived === true,
+      noShow: d.kind === 'no_show',
+    };
+  if (type === 'booking_updated')
+    return {
+      kind: 'updated',
+      ...base,
+      changed: Array.isArray(d.changed) ? d.changed.filter((c): c is string => typeof c === 'string') : [],
+    };
+  return null;
+}
+
 /** Messages that change what the job lists show without deserving a card (e.g. a job taken off a technician). */
 export function isListChange(raw: unknown): boolean {
   if (typeof raw !== 'string') return false;
@@ -148,6 +225,8 @@ export interface ConnectionOptions {
   onListChange?: () => void;
   /** The outcome of an SMS this user asked for (sms_delivery). */
   onSmsDelivery?: (delivery: SmsDelivery) => void;
+  /** A booking rescheduled, cancelled or corrected after it was made (booking_*). */
+  onBookingChange?: (change: BookingChange) => void;
   onStatus: (status: ConnectionStatus) => void;
   /** Suburbs to hear about; empty = all. */
   suburbs?: string[];
@@ -236,6 +315,11 @@ export class NotificationConnection {
       const notification = parseNotification(event.data);
       if (notification) {
         this.options.onNotification(notification);
+        return;
+      }
+      const change = parseBookingChange(event.data);
+      if (change) {
+        this.options.onBookingChange?.(change);
         return;
       }
       const sms = parseSmsDelivery(event.data);

@@ -1,11 +1,11 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ConfigProvider, Spin, Tabs } from 'antd';
+import { Spin } from 'antd';
 import { ComingSoon } from '../components/ComingSoon';
 import { SettingsTab } from '../components/SettingsTab';
+import { TabBar, tabId } from '../components/TabBar';
 import { TabErrorBoundary } from '../components/TabErrorBoundary';
 import { useDashboard } from '../context';
-import { tabBarTheme } from '../theme';
 import { useUrlParam } from '../hooks/useUrlParam';
 import { JobsTab } from '../tabs/JobsTab';
 import { DEFAULT_TAB, tabsFor } from './tabs';
@@ -18,6 +18,7 @@ const ExpensesTab = lazy(() => import('../tabs/ExpensesTab').then((m) => ({ defa
 const TimeSlotsTab = lazy(() => import('../tabs/TimeSlotsTab').then((m) => ({ default: m.TimeSlotsTab })));
 const ReportsTab = lazy(() => import('../reports/ReportsTab').then((m) => ({ default: m.ReportsTab })));
 const TeamTab = lazy(() => import('../tabs/TeamTab').then((m) => ({ default: m.TeamTab })));
+const PricesTab = lazy(() => import('../prices/PricesTab').then((m) => ({ default: m.PricesTab })));
 const JobDetailDialog = lazy(() =>
   import('../job-detail/JobDetailDialog').then((m) => ({ default: m.JobDetailDialog })),
 );
@@ -80,6 +81,9 @@ export function DashboardPage({ onLogout, loggingOut }: { onLogout: () => void; 
     case 'team':
       body = <TeamTab />;
       break;
+    case 'prices':
+      body = <PricesTab />;
+      break;
     case 'settings':
       body = <SettingsTab user={user} onLogout={onLogout} loggingOut={loggingOut} />;
       break;
@@ -93,20 +97,27 @@ export function DashboardPage({ onLogout, loggingOut }: { onLogout: () => void; 
       <title>{`${activeTab?.label ?? 'Dashboard'} | ${business.name}`}</title>
       <nav className="dash-tabs" aria-label="Dashboard sections">
         <div className="dash-container">
-          <ConfigProvider theme={tabBarTheme}>
-            <Tabs
-              activeKey={activeTab?.key ?? ''}
-              onChange={selectTab}
-              items={tabs.map((tab) => ({ key: tab.key, label: tab.label }))}
-              tabBarStyle={{ margin: 0 }}
-            />
-          </ConfigProvider>
+          <TabBar
+            items={tabs}
+            activeKey={activeTab?.key ?? ''}
+            onChange={selectTab}
+            label="Dashboard sections"
+            idPrefix="dash"
+            panelId="dash-tabpanel"
+          />
         </div>
       </nav>
       <main className="dash-container dash-body" id="dash-main">
-        <TabErrorBoundary key={activeTab?.key ?? ''} label={activeTab?.label ?? 'This section'}>
-          <Suspense fallback={<TabLoading />}>{body}</Suspense>
-        </TabErrorBoundary>
+        <div
+          role="tabpanel"
+          id="dash-tabpanel"
+          aria-labelledby={activeTab ? tabId('dash', activeTab.key) : undefined}
+          aria-label={activeTab ? undefined : 'Dashboard section'}
+        >
+          <TabErrorBoundary key={activeTab?.key ?? ''} label={activeTab?.label ?? 'This section'}>
+            <Suspense fallback={<TabLoading />}>{body}</Suspense>
+          </TabErrorBoundary>
+        </div>
       </main>
       {jobId && (
         <Suspense fallback={null}>

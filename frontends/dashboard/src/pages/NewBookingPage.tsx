@@ -3,7 +3,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, InputNumber, Select, Tag } from 'antd';
 import { ApiError } from '@tyres/platform';
-import { useCreateBooking, useTyrePrice } from '../api/bookings';
+import { useCreateBooking, usePriceList, useTyrePrice } from '../api/bookings';
 import { invalidateSlots } from '../api/jobs';
 import { useAvailability } from '../api/slots';
 import { AddressAutocomplete } from '../components/AddressAutocomplete';
@@ -82,12 +82,14 @@ export function NewBookingPage() {
       ? (tyreSizeOf({ tyreWidth: width, tyreProfile: profile, tyreRim: rim }) ?? null)
       : null;
   const tyrePrice = useTyrePrice(tyreSize, priceBrand);
+  const priceList = usePriceList();
   const needsCallback = Boolean(tyreSize) && tyrePrice.isSuccess && tyrePrice.data === null;
   const estimate = estimateTotal({
     serviceType,
     quantity,
     tyrePrice: tyrePrice.data?.price ?? null,
     prepaid: paymentMethod === 'prepaid',
+    fees: priceList.data,
   });
 
   // A slot that is no longer free on the chosen date (after a refresh) is cleared.

@@ -13,6 +13,7 @@ export const ADMIN_TABS: DashboardTab[] = [
   { key: 'expenses', label: 'Expenses' },
   { key: 'time-slots', label: 'Time Slots' },
   { key: 'reports', label: 'Reports' },
+  { key: 'prices', label: 'Prices' },
   { key: 'team', label: 'Team' },
   { key: 'settings', label: 'Settings' },
 ];

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
-import { Alert, Segmented, Table, Tabs, Tag } from 'antd';
+import { Alert, Segmented, Table, Tag } from 'antd';
 import { useReport } from '../api/reports';
 import type { EnhancedPlReport, GstReport, PayablesReport } from '../api/types';
 import { DateField } from '../components/DateField';
 import { EmptyState } from '../components/EmptyState';
+import { TabBar, tabId } from '../components/TabBar';
 import { QueryError } from '../components/QueryError';
+import { ScrollableTable } from '../components/ScrollableTable';
 import { InvoiceStatusTag } from '../components/StatusTag';
 import { useUrlParam } from '../hooks/useUrlParam';
 import { isDateString } from '../lib/dates';
@@ -84,7 +86,8 @@ export function GstView({ report }: { report: GstReport }) {
         ]}
       />
       <h3 className="dash-detail__heading">Customer Invoices</h3>
-      <Table
+      <ScrollableTable
+        label="Customer invoices"
         size="small"
         rowKey={(r) => r.invoiceNumber}
         dataSource={report.customerInvoices}
@@ -118,7 +121,8 @@ export function GstView({ report }: { report: GstReport }) {
         ]}
       />
       <h3 className="dash-detail__heading">Purchase Invoices</h3>
-      <Table
+      <ScrollableTable
+        label="Purchase invoices"
         size="small"
         rowKey={(r) => `${r.supplierName}-${r.invoiceNumber}`}
         dataSource={report.purchaseInvoices}
@@ -208,7 +212,8 @@ export function PayablesView({ report }: { report: PayablesReport }) {
       {report.purchasesByCategory.length > 0 && (
         <>
           <h3 className="dash-detail__heading">By Category</h3>
-          <Table
+          <ScrollableTable
+            label="Purchases by category"
             size="small"
             rowKey="category"
             dataSource={report.purchasesByCategory}
@@ -241,7 +246,8 @@ export function PayablesView({ report }: { report: PayablesReport }) {
         </>
       )}
       <h3 className="dash-detail__heading">Upcoming Payments</h3>
-      <Table
+      <ScrollableTable
+        label="Upcoming payments"
         size="small"
         rowKey="id"
         dataSource={report.upcomingPayments}
@@ -391,6 +397,7 @@ export function ReportsTab() {
     (which === 'from' ? setFrom : setTo)(value, { period: 'custom', ...other });
   };
 
+  const activeReport = SUB_TABS.some((t) => t.key === report) ? report : 'gst';
   let body: ReactNode;
   if (problem) body = <Alert type="error" showIcon title={problem} />;
   else if (report === 'payables')
@@ -458,12 +465,18 @@ export function ReportsTab() {
           </div>
         </div>
       </div>
-      <Tabs
-        activeKey={SUB_TABS.some((t) => t.key === report) ? report : 'gst'}
-        onChange={(key) => setReport(key)}
+      <TabBar
         items={SUB_TABS}
+        activeKey={activeReport}
+        onChange={(key) => setReport(key)}
+        label="Reports"
+        idPrefix="report"
+        panelId="report-tabpanel"
+        className="dash-tabbar--sub"
       />
-      {body}
+      <div role="tabpanel" id="report-tabpanel" aria-labelledby={tabId('report', activeReport)}>
+        {body}
+      </div>
     </section>
   );
 }

@@ -1,11 +1,21 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Select, type TableColumnsType } from 'antd';
 import { useAssignJob, useJobCount, useJobsPage, useTechnicians } from '../api/jobs';
+import { useTechnicianSuggestion } from '../api/schedule';
 import { failureReported } from '../api/mutation-toasts';
 import type { Job, Technician } from '../api/types';
 import { ResponsiveList } from '../components/ResponsiveList';
 import { ScheduleStatusTag } from '../components/StatusTag';
 import { useDashboard } from '../context';
+import { useIsMobile } from '../hooks/useIsMobile';
+import {
+  defaultView,
+  ScheduleCalendar,
+  ScheduleViewSwitch,
+  viewsFor,
+  type ScheduleView,
+} from '../schedule/ScheduleViews';
+import { technicianChoices } from '../schedule/model';
 import { useNotify } from '../hooks/useNotify';
 import { usePageParam, useUrlParam } from '../hooks/useUrlParam';
 import { JOBS_PAGE_SIZE, SCHEDULE_FILTER_STATUSES } from '../lib/constants';
@@ -51,18 +61,18 @@ function SummaryCard({ label, value }: { label: string; value: number | undefine
 function TechnicianSelect({ job, technicians }: { job: Job; technicians: Technician[] }) {
   const notify = useNotify();
   const assign = useAssignJob();
+  // Booking's suggestion for the job's slot, asked for when the selector is first opened (not for every row).
+  const [wanted, setWanted] = useState(false);
+  const suggestion = useTechnicianSuggestion(job.id, wanted && job.status !== 'cancelled');
   const current = job.assignedTechnicianId ?? UNASSIGNED;
-  const options = [
-    { value: UNASSIGNED, label: 'Unassigned' },
-    ...technicians.map((t) => ({ value: t.id, label: t.username })),
-  ];
+  const options = technicianChoices(UNASSIGNED, technicians, suggestion.data);
   // A job may still be assigned to someone no longer active: keep them visible.
   if (current && !technicians.some((t) => t.id === current))
     options.push({ value: current, label: job.assignedTechnician?.username ?? 'Inactive technician' });
 
   const onChange = async (value: string) => {
     const technicianId = value === UNASSIGNED ? null : value;
-    const name = options.find((o) => o.value === value)?.label;
+    const name = technicians.find((t) => t.id === value)?.username ?? job.assignedTechnician?.username;
     await assign
       .mutateAsync({ jobId: job.id, technicianId })
       .then(
@@ -83,7 +93,8 @@ function TechnicianSelect({ job, technicians }: { job: Job; technicians: Technic
       value={current}
       onChange={(v: string) => void onChange(v)}
       options={options}
-      loading={assign.isPending}
+      onOpenChange={(open) => open && setWanted(true)}
+      loading={assign.isPending || suggestion.isFetching}
       disabled={assign.isPending || job.status === 'cancelled'}
       className="dash-tech-select"
       popupMatchSelectWidth={false}
@@ -93,14 +104,24 @@ function TechnicianSelect({ job, technicians }: { job: Job; technicians: Technic
 
 /**
  * Schedule (spec section 2): admins get "Job Schedule & Assignment" with summary cards and a technician selector
- * per job; technicians get "My Assigned Jobs". Filter in the schedule vocabulary.
+ * per job; technicians get "My Assigned Jobs". Filter in the schedule vocabulary. Issue 19 adds views: the list
+ * (the spec's screen), a week and a day calendar for admins (drag or Move… to reschedule/reassign) and a
+ * technician's Today (the default on a phone).
  */
 export function ScheduleTab() {
-  const { isAdmin } = useDashboard();
+  const { isAdmin, user } = useDashboard();
+  const isMobile = useIsMobile();
+  const [viewParam, setView] = useUrlParam('view', defaultView(isAdmin, isMobile));
+  const view: ScheduleView = viewsFor(isAdmin).some((v) => v.value === viewParam)
+    ? (viewParam as ScheduleView)
+    : defaultView(isAdmin, isMobile);
   const [status, setStatus] = useUrlParam('status', 'all');
   const [page, setPage] = usePageParam();
   const [, setJob] = useUrlParam('job');
-  const list = useJobsPage({ scheduleStatus: status, page, pageSize: JOBS_PAGE_SIZE });
+  const list = useJobsPage(
+    { scheduleStatus: status, page, pageSize: JOBS_PAGE_SIZE },
+    { enabled: view === 'list' },
+  );
   const technicians = useTechnicians(isAdmin);
   const total = useJobCount({});
   const pending = useJobCount({ scheduleStatus: 'pending' });
@@ -182,13 +203,16 @@ export function ScheduleTab() {
         <h2 id="dash-schedule-title" className="dash-panel__title">
           {isAdmin ? 'Job Schedule & Assignment' : 'My Assigned Jobs'}
         </h2>
-        <Select
-          aria-label="Filter schedule by status"
-          value={status}
-          onChange={(v) => setStatus(v, { page: null })}
-          options={SCHEDULE_FILTER_OPTIONS}
-          className="dash-filter"
-        />
+        <ScheduleViewSwitch isAdmin={isAdmin} value={view} onChange={(v) => setView(v)} />
+        {view === 'list' && (
+          <Select
+            aria-label="Filter schedule by status"
+            value={status}
+            onChange={(v) => setStatus(v, { page: null })}
+            options={SCHEDULE_FILTER_OPTIONS}
+            className="dash-filter"
+          />
+        )}
       </div>
 
       <div className={`dash-stats${isAdmin ? '' : ' dash-stats--3'}`} role="group" aria-label="Summary">
@@ -208,63 +232,72 @@ export function ScheduleTab() {
         )}
       </div>
 
-      <ResponsiveList<Job>
-        query={list}
-        items={jobs}
-        rowKey={(job) => job.id}
-        errorTitle={isAdmin ? 'Failed to fetch jobs' : 'Failed to fetch assigned jobs'}
-        loadingText="Loading schedule..."
-        emptyText={emptyText}
-        columns={columns}
-        renderCard={(job) => (
-          <li key={job.id}>
-            <article className="dash-card" aria-labelledby={`sched-${job.id}`}>
-              <header className="dash-card__head">
-                <h3 id={`sched-${job.id}`} className="dash-card__title">
-                  {job.jobNumber}
-                </h3>
-                <ScheduleStatusTag status={scheduleStatusOf(job)} />
-              </header>
-              <dl className="dash-card__facts">
-                <div>
-                  <dt>Service</dt>
-                  <dd className="dash-capitalize">{serviceLabel(job.serviceType)}</dd>
+      {view !== 'list' ? (
+        <ScheduleCalendar
+          view={view}
+          technicians={techList}
+          onOpenJob={(job) => setJob(job.id)}
+          own={isAdmin ? undefined : { id: user.id, name: user.username }}
+        />
+      ) : (
+        <ResponsiveList<Job>
+          query={list}
+          items={jobs}
+          rowKey={(job) => job.id}
+          errorTitle={isAdmin ? 'Failed to fetch jobs' : 'Failed to fetch assigned jobs'}
+          loadingText="Loading schedule..."
+          emptyText={emptyText}
+          columns={columns}
+          renderCard={(job) => (
+            <li key={job.id}>
+              <article className="dash-card" aria-labelledby={`sched-${job.id}`}>
+                <header className="dash-card__head">
+                  <h3 id={`sched-${job.id}`} className="dash-card__title">
+                    {job.jobNumber}
+                  </h3>
+                  <ScheduleStatusTag status={scheduleStatusOf(job)} />
+                </header>
+                <dl className="dash-card__facts">
+                  <div>
+                    <dt>Service</dt>
+                    <dd className="dash-capitalize">{serviceLabel(job.serviceType)}</dd>
+                  </div>
+                  <div>
+                    <dt>Customer</dt>
+                    <dd>
+                      {job.customer?.name}
+                      <span className="dash-muted dash-block">{job.customer?.email}</span>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>When</dt>
+                    <dd>
+                      {formatShortDate(job.scheduledDate)} · {job.timeSlot}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Suburb</dt>
+                    <dd>{job.suburb}</dd>
+                  </div>
+                </dl>
+                <div className="dash-card__foot">
+                  {isAdmin && <TechnicianSelect job={job} technicians={techList} />}
+                  <Button
+                    size="small"
+                    type="primary"
+                    ghost
+                    onClick={() => setJob(job.id)}
+                    aria-label={`View details of job ${job.jobNumber}`}
+                  >
+                    View Details
+                  </Button>
                 </div>
-                <div>
-                  <dt>Customer</dt>
-                  <dd>
-                    {job.customer?.name}
-                    <span className="dash-muted dash-block">{job.customer?.email}</span>
-                  </dd>
-                </div>
-                <div>
-                  <dt>When</dt>
-                  <dd>
-                    {formatShortDate(job.scheduledDate)} · {job.timeSlot}
-                  </dd>
-                </div>
-                <div>
-                  <dt>Suburb</dt>
-                  <dd>{job.suburb}</dd>
-                </div>
-              </dl>
-              <div className="dash-card__foot">
-                {isAdmin && <TechnicianSelect job={job} technicians={techList} />}
-                <Button
-                  size="small"
-                  type="primary"
-                  ghost
-                  onClick={() => setJob(job.id)}
-                  aria-label={`View details of job ${job.jobNumber}`}
-                >
-                  View Details
-                </Button>
-              </div>
-            </article>
-          </li>
-        )}
-        pagination={{ page, pageSize: JOBS_PAGE_SIZE, total: count, onChange: setPage }}
-      />
+              </article>
+            </li>
+          )}
+          pagination={{ page, pageSize: JOBS_PAGE_SIZE, total: count, onChange: setPage }}
+        />
+      )}
     </section>
   );
 }

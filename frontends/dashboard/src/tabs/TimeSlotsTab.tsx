@@ -10,6 +10,7 @@ import { EmptyState } from '../components/EmptyState';
 import { Field } from '../components/Field';
 import { QueryError } from '../components/QueryError';
 import { blockSlotSchema, type BlockSlotValues } from '../forms/block-slot';
+import { BusinessCalendar } from './BusinessCalendar';
 import { useNotify } from '../hooks/useNotify';
 import { useUrlParam } from '../hooks/useUrlParam';
 import { formatDate, isDateString, perthToday } from '../lib/dates';
@@ -17,7 +18,7 @@ import { formatDate, isDateString, perthToday } from '../lib/dates';
 /** What a slot card says about a slot: free, blocked (with the reason), booked, or otherwise unavailable. */
 export function slotState(
   slot: Pick<TimeSlot, 'slot' | 'isAvailable' | 'blockedReason'> &
-    Partial<Pick<TimeSlot, 'isBlocked' | 'state' | 'booking'>>,
+    Partial<Pick<TimeSlot, 'isBlocked' | 'state' | 'booking' | 'bookings' | 'capacity'>>,
 ): {
   label: string;
   color: string;
@@ -41,13 +42,31 @@ export function slotState(
       canUnblock: true,
       detail: slot.blockedReason ?? undefined,
     };
+  const jobs = slot.bookings ?? (slot.booking ? [slot.booking] : []);
+  // A slot holds one job per technician working (issue 19): partly booked is still open.
+  if (jobs.length > 0 && slot.isAvailable)
+    return {
+      label: 'Available',
+      color: 'green',
+      canBlock: false,
+      canUnblock: false,
+      detail: `${jobs.length} of ${slot.capacity ?? 1} booked: ${jobs.map((j) => `Job ${j.jobNumber}`).join(', ')}`,
+    };
+  if (slot.state === 'holiday')
+    return {
+      label: 'Public holiday',
+      color: 'orange',
+      canBlock: false,
+      canUnblock: false,
+      detail: slot.blockedReason ?? undefined,
+    };
   if (slot.booking)
     return {
       label: slot.state === 'held' ? 'Held for payment' : 'Booked',
       color: 'blue',
       canBlock: false,
       canUnblock: false,
-      detail: slot.booking.jobNumber ? `Job ${slot.booking.jobNumber}` : undefined,
+      detail: jobs.map((j) => `Job ${j.jobNumber}`).join(', ') || undefined,
     };
   if (!slot.isAvailable)
     return {
@@ -207,6 +226,7 @@ export function TimeSlotsTab() {
         </ul>
       )}
       <BlockDialog date={date} slot={blocking} onClose={() => setBlocking(null)} />
+      <BusinessCalendar date={date} />
     </section>
   );
 }

@@ -202,6 +202,8 @@ export function adminSlot(overrides: Partial<BookingSchemas['AdminSlot']> = {}):
     isBlocked: false,
     state: 'available',
     booking: null,
+    bookings: [],
+    capacity: 1,
     ...overrides,
   };
 }

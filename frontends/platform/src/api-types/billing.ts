@@ -376,6 +376,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/pay/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The invoice of a "Pay now" link: lines, GST, total, the 1.7% card surcharge and the amount to pay
+     * @description Public (rate-limited by the gateway). Shows the customer’s first name only. A paid or cancelled invoice answers with its status (the page shows "already paid").
+     */
+    get: operations['getPayInvoice'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/pay/{token}/payment-intent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The card payment of an invoice: its total plus the card surcharge in force now, stored with the payment (one PaymentIntent per invoice and amount)
+     * @description Concurrent and repeated calls get the same PaymentIntent while the invoice’s amount is unchanged (Stripe idempotency key per invoice and amount, metadata invoiceId). Confirm it with Stripe.js, or with /api/payments/test-mode/confirm in test mode.
+     */
+    post: operations['createInvoicePaymentIntent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/payments/config': {
     parameters: {
       query?: never;
@@ -780,6 +820,11 @@ export interface components {
     PaymentIntent: {
       clientSecret: string;
       originalAmount: components['schemas']['Money'];
+      /**
+       * @description The card surcharge rate this payment is charged at, stored with it: the rate in force when the amount was shown (a prepaid quote: when quoted; an invoice: when this intent was made).
+       * @example 1.7%
+       */
+      surchargeRate: string;
       surchargeAmount: components['schemas']['Money'];
       totalAmount: components['schemas']['Money'];
       /** @description The card surcharge notice (and the test-mode label in test mode). */
@@ -791,11 +836,71 @@ export interface components {
       mode: 'live' | 'test';
       testMode: boolean;
     };
+    PayInvoice: {
+      /** @example INV-2026-000123 */
+      invoiceNumber: string;
+      /** @example 2026-11-25 */
+      invoiceDate: string;
+      dueDate: string | null;
+      /** @description The only personal data the page shows. */
+      customerFirstName: string;
+      /** @enum {string} */
+      status: 'unpaid' | 'overdue' | 'paid' | 'cancelled';
+      /** @enum {string} */
+      amountType: 'inclusive' | 'exclusive';
+      lines: {
+        description: string;
+        quantity: number;
+        unitPrice: components['schemas']['Money'];
+        totalPrice: components['schemas']['Money'];
+        gstFree: boolean;
+      }[];
+      subtotalAmount: components['schemas']['Money'];
+      gstAmount: components['schemas']['Money'];
+      totalAmount: components['schemas']['Money'];
+      /**
+       * @description The card surcharge rate in force now (booking price list); empty once paid or cancelled.
+       * @example 1.7%
+       */
+      surchargeRate: string;
+      /** @description What paying by card adds, GST included (the rate in force, half-up, kernel rule); 0.00 once paid or cancelled. */
+      surchargeAmount: components['schemas']['Money'];
+      /** @description The GST in surchargeAmount (the surcharge is taxable). */
+      surchargeGstAmount: components['schemas']['Money'];
+      /** @description totalAmount + surchargeAmount; 0.00 once paid or cancelled. */
+      amountToPay: components['schemas']['Money'];
+      paidAt: string | null;
+      /** @constant */
+      currency: 'AUD';
+    };
+    InvoicePaymentIntent: {
+      clientSecret: string;
+      originalAmount: components['schemas']['Money'];
+      /**
+       * @description The card surcharge rate this payment is charged at, stored with it: the rate in force when the amount was shown (a prepaid quote: when quoted; an invoice: when this intent was made).
+       * @example 1.7%
+       */
+      surchargeRate: string;
+      surchargeAmount: components['schemas']['Money'];
+      totalAmount: components['schemas']['Money'];
+      /** @description The card surcharge notice (and the test-mode label in test mode). */
+      message: string;
+      paymentIntentId: string;
+      /** @constant */
+      currency: 'AUD';
+      /** @enum {string} */
+      mode: 'live' | 'test';
+      testMode: boolean;
+      invoiceNumber: string;
+    };
     PaymentConfig: {
       /** @enum {string} */
       mode: 'live' | 'test';
       testMode: boolean;
-      /** @example 0.017 */
+      /**
+       * @description The seeded rate as a fraction, kept for old clients. The rate charged is on the price list and comes with each payment intent (surchargeRate).
+       * @example 0.017
+       */
       surchargeRate: string;
       /** @description Test mode only. */
       message?: string;
@@ -834,7 +939,15 @@ export interface components {
       /** @description The event id was seen before: acknowledged without a second effect. */
       duplicate: boolean;
       /** @enum {string} */
-      outcome: 'duplicate' | 'ignored' | 'succeeded' | 'failed' | 'canceled' | 'refund';
+      outcome:
+        | 'duplicate'
+        | 'ignored'
+        | 'succeeded'
+        | 'failed'
+        | 'canceled'
+        | 'refund'
+        | 'invoice-paid'
+        | 'invoice-already-paid';
     };
   };
   responses: never;
@@ -1789,6 +1902,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Conflict: "This invoice's customer was erased on request, so it cannot be emailed. Download the PDF to keep a copy." */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Upstream unavailable: "Failed to send the invoice email: {reason}" */
       502: {
         headers: {
@@ -2721,6 +2843,106 @@ export interface operations {
       };
     };
   };
+  getPayInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The pay link’s token (from the invoice email or PDF) */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice as the pay page shows it */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayInvoice'];
+        };
+      };
+      /** @description Not found: "This payment link is not valid" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Temporarily unavailable: "Card payments are unavailable for a moment: we could not confirm the card surcharge. Please try again in a few minutes." */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createInvoicePaymentIntent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The pay link’s token (from the invoice email or PDF) */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PaymentIntent to confirm */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoicePaymentIntent'];
+        };
+      };
+      /** @description Not found: "This payment link is not valid" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflict: "This invoice has already been paid"; "This invoice has been cancelled and cannot be paid"; "This invoice has nothing to pay online" */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Upstream unavailable: "Unable to initialize payment. Please try again." */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Temporarily unavailable: "Card payments are unavailable for a moment: we could not confirm the card surcharge. Please try again in a few minutes." */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getPaymentConfig: {
     parameters: {
       query?: never;
@@ -2793,7 +3015,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Conflict: "The payment could not be confirmed" */
+      /** @description Conflict: "The payment could not be confirmed"; "This invoice has already been paid" */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2837,6 +3059,15 @@ export interface operations {
       };
       /** @description Bad request: "Missing Stripe-Signature header"; "Stripe webhooks are not set up here: STRIPE_WEBHOOK_SECRET is not configured, so no signature can be verified"; "Invalid Stripe signature"; "Malformed Stripe event" */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Temporarily unavailable: "The payment was recorded; a follow-up step failed and will be retried" */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -1453,6 +1453,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/internal/card-surcharge-rate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The card surcharge rate in force now (billing, before it creates a payment intent) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The rate */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CardSurchargeRate'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/manage/{token}': {
     parameters: {
       query?: never;
@@ -1667,6 +1703,12 @@ export interface paths {
         content: {
           'application/json': {
             reason?: string | null;
+            expected?: {
+              /** @enum {string} */
+              band: 'full_refund' | 'half_refund' | 'no_refund';
+              refund: string;
+              fee: string;
+            };
           };
         };
       };
@@ -1680,7 +1722,7 @@ export interface paths {
             'application/json': components['schemas']['ManagedBooking'];
           };
         };
-        /** @description Bad request: "The reason is too long (500 characters at most)" */
+        /** @description Bad request: "The reason is too long (500 characters at most)"; "expected.band must be full_refund, half_refund or no_refund" */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1698,7 +1740,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Conflict: "This booking has been cancelled."; "This booking is already under way and can no longer be cancelled. Please call us." */
+        /** @description Conflict: "This booking has been cancelled."; "This booking is already under way and can no longer be cancelled. Please call us."; "The cancellation terms changed while this page was open (the booking is now closer to its start). Please check the new terms and confirm again." */
         409: {
           headers: {
             [name: string]: unknown;
@@ -1884,6 +1926,12 @@ export interface paths {
             reason: string;
             /** @default false */
             waiveFee?: boolean;
+            expected?: {
+              /** @enum {string} */
+              band: 'full_refund' | 'half_refund' | 'no_refund';
+              refund: string;
+              fee: string;
+            };
           };
         };
       };
@@ -1933,7 +1981,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Conflict: "This booking has been cancelled."; "This booking has been completed and can no longer be changed." */
+        /** @description Conflict: "This booking has been cancelled."; "This booking has been completed and can no longer be changed."; "The cancellation terms changed while this page was open (the booking is now closer to its start). Please check the new terms and confirm again." */
         409: {
           headers: {
             [name: string]: unknown;
@@ -1950,10 +1998,1445 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dashboard/bookings/{jobId}/no-show': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark a job's booking as a no-show once its slot has started: charged in full (an invoice for the price, or no refund of a prepaid booking) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The job (a UUID). */
+          jobId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            note?: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description The booking, cancelled with the no-show terms applied */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ManagedBooking'];
+          };
+        };
+        /** @description Bad request: "The note is too long (500 characters at most)" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "No booking for this job" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "This booking has been cancelled and cannot be marked as a no-show."; "This job has been completed and cannot be marked as a no-show."; "A booking can only be marked as a no-show once its time slot has started." */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/bookings/{jobId}/erase-customer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Erase the customer of a job's booking on request (APP 11.2): personal data de-identified in every service, invoices kept */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The job (a UUID). */
+          jobId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            reason: string;
+            /** @constant */
+            confirm: true;
+          };
+        };
+      };
+      responses: {
+        /** @description The erasure (the same answer when asked again) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CustomerErasure'];
+          };
+        };
+        /** @description Bad request: "Please give the reason or request reference for the erasure"; "The reason is too long (500 characters at most)"; "Please confirm the erasure: it cannot be undone" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "No booking for this job" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/roster': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The technicians roster: weekdays worked and upcoming leave (capacity per slot) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Technicians */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['RosterTechnician'][];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/roster/{userId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set the weekdays a technician works */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The technician (a gateway user id). */
+          userId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['RosterDaysInput'];
+        };
+      };
+      responses: {
+        /** @description The technician now */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['RosterTechnician'];
+          };
+        };
+        /** @description Bad request: "The first problem with the request (details lists each field)"; "Weekdays must be a list of ISO weekdays (1 = Monday ... 7 = Sunday)" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "Technician not found" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/roster/{userId}/leave': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add a technician's leave (whole days, inclusive) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The technician (a gateway user id). */
+          userId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['TechnicianLeaveInput'];
+        };
+      };
+      responses: {
+        /** @description The leave */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TechnicianLeave'];
+          };
+        };
+        /** @description Bad request: "The first problem with the request (details lists each field)"; "Dates must be today or later"; "The end date must be on or after the start date"; "A block or leave can cover at most 366 days"; "Dates can be at most a year ahead" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "Technician not found" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/roster/{userId}/leave/{leaveId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a technician's leave */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The technician (a gateway user id). */
+          userId: string;
+          leaveId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "Leave not found" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/blocks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Calendar blocks still in force (whole days, ranges, recurring slots) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Blocks */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CalendarBlock'][];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Block a whole day, a date range or a recurring slot (e.g. every Friday 2-4 PM), with a reason
+     * @description Existing bookings in the blocked time are kept (reschedule them from the schedule); only new bookings and moves are refused.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['CalendarBlockInput'];
+        };
+      };
+      responses: {
+        /** @description The block */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CalendarBlock'];
+          };
+        };
+        /** @description Bad request: "The first problem with the request (details lists each field)"; "Please enter a reason"; "Dates must be today or later"; "The end date must be on or after the start date"; "A block or leave can cover at most 366 days"; "Dates can be at most a year ahead" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/blocks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a calendar block */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "Block not found" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/holidays': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** WA public holidays (by the Act, substitute days included) from today to the end of next year, or of ?year */
+    get: {
+      parameters: {
+        query?: {
+          year?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Holidays */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['PublicHoliday'][];
+          };
+        };
+        /** @description Bad request: "year must be a year from 2000 to 2100" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/holidays/{date}/open': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Open a public holiday for bookings */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description YYYY-MM-DD (Perth calendar date). */
+          date: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['HolidayOpenInput'];
+        };
+      };
+      responses: {
+        /** @description The holiday now */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['PublicHoliday'];
+          };
+        };
+        /** @description Bad request: "Please choose a valid date"; "That date is not a WA public holiday"; "The reason must be 200 characters or fewer" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Close a public holiday again */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description YYYY-MM-DD (Perth calendar date). */
+          date: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The holiday now */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['PublicHoliday'];
+          };
+        };
+        /** @description Bad request: "Please choose a valid date"; "That date is not a WA public holiday" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/capacity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A date's capacity per slot: rostered, on leave, jobs taken, the free technicians */
+    get: {
+      parameters: {
+        query: {
+          /** @description YYYY-MM-DD (Perth calendar date). */
+          date: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Capacity */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['DayCapacity'];
+          };
+        };
+        /** @description Bad request: "Please choose a valid date" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/calendar/jobs/{jobId}/technician-suggestion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The free technicians for a job's slot, the suggested one first (the assign selector's default) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          jobId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The suggestion */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TechnicianSuggestion'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "No slot reservation for this job" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/prices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The price list in force now (fees, tyre catalogue) and the scheduled future changes */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The price list */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['PriceListAdminView'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/prices/fees': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * A new fee schedule (every fee) from effectiveFrom (now when omitted), with a reason
+     * @description effectiveFrom: a Perth date (from Perth midnight) or an ISO date-time with an offset, now or later. Quotes made from then use it; existing bookings keep the price they were quoted.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            calloutFee: string | number;
+            punctureRepair: string | number;
+            fittingPerTyre: string | number;
+            balancingPerTyre: string | number;
+            prepaidDiscount: string | number;
+            cardSurchargeRate: string | number;
+            effectiveFrom?: string | null;
+            reason: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The scheduled version */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['FeeScheduleVersion'];
+          };
+        };
+        /** @description Bad request: "The first problem with the request (details lists each field)"; "{field} must be an amount in dollars, e.g. "149.00""; "{field} must have at most 2 decimal places (whole cents)"; "{field} must not be negative"; "{field} must be at most 10000.00"; "reason is required (3 to 500 characters): it goes on the audit history"; "the prepaid discount must not be more than the callout fee (it is taken off the callout line)"; "cardSurchargeRate must be a percentage from 0 to 5.00 with at most 2 decimal places, e.g. "1.70" (a surcharge must not exceed the cost of accepting cards)"; "effectiveFrom must be a Perth date (YYYY-MM-DD) or an ISO date-time with a UTC offset, e.g. 2032-03-01T08:00:00+08:00"; "effectiveFrom must be now or later: a price change never applies to the past"; "effectiveFrom must be within 730 days" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "Nothing changes: the values are the same as the version in force at that time" */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/prices/tyres': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add a tyre to the catalogue (size, brand, model, price, in stock) from effectiveFrom */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            size: string;
+            brand: string;
+            model: string;
+            price: string | number;
+            /** @default true */
+            inStock?: boolean;
+            effectiveFrom?: string | null;
+            reason: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The tyre */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CatalogueTyre'];
+          };
+        };
+        /** @description Bad request: "The first problem with the request (details lists each field)"; "size must be width/profile R rim, e.g. 205/55R16"; "{field} must be an amount in dollars, e.g. "149.00""; "{field} must have at most 2 decimal places (whole cents)"; "{field} must not be negative"; "{field} must be at most 10000.00"; "a tyre price must be more than 0.00"; "reason is required (3 to 500 characters): it goes on the audit history"; "effectiveFrom must be a Perth date (YYYY-MM-DD) or an ISO date-time with a UTC offset, e.g. 2032-03-01T08:00:00+08:00"; "effectiveFrom must be now or later: a price change never applies to the past"; "effectiveFrom must be within 730 days" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "That tyre (size, brand and model) is already in the catalogue: change its price or stock instead" */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/prices/tyres/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Change a tyre's price and/or stock from effectiveFrom, with a reason */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            price?: string | number;
+            inStock?: boolean;
+            effectiveFrom?: string | null;
+            reason: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The tyre */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CatalogueTyre'];
+          };
+        };
+        /** @description Bad request: "The first problem with the request (details lists each field)"; "give a new price or inStock (or both)"; "{field} must be an amount in dollars, e.g. "149.00""; "{field} must have at most 2 decimal places (whole cents)"; "{field} must not be negative"; "{field} must be at most 10000.00"; "a tyre price must be more than 0.00"; "reason is required (3 to 500 characters): it goes on the audit history"; "effectiveFrom must be a Perth date (YYYY-MM-DD) or an ISO date-time with a UTC offset, e.g. 2032-03-01T08:00:00+08:00"; "effectiveFrom must be now or later: a price change never applies to the past"; "effectiveFrom must be within 730 days" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "Tyre not found in the catalogue" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "Nothing changes: the values are the same as the version in force at that time" */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/prices/changes/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Cancel a scheduled (not yet in force) fee schedule or tyre change, with a reason */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            reason: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Cancelled */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Bad request: "The first problem with the request (details lists each field)"; "reason is required (3 to 500 characters): it goes on the audit history" */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not found: "Scheduled change not found" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Conflict: "This change is already in force and cannot be cancelled: schedule a new change instead" */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/prices/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The price list audit history: who changed what, when, why, before and after (newest first) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Audit entries */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['PriceListAuditEntry'][];
+          };
+        };
+        /** @description Not signed in: "Not authenticated" */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Not allowed: "Only an admin can do that" */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    RosterDaysInput: {
+      /** @description ISO weekdays worked: 1 = Monday ... 7 = Sunday. */
+      weekdays: number[];
+    };
+    TechnicianLeaveInput: {
+      startDate: string;
+      endDate: string;
+      reason: string;
+    };
+    CalendarBlockInput:
+      | {
+          /** @constant */
+          kind: 'day';
+          date: string;
+          reason: string;
+        }
+      | {
+          /** @constant */
+          kind: 'range';
+          startDate: string;
+          endDate: string;
+          /** @enum {string} */
+          timeSlot?: '8-10 AM' | '10-12 AM' | '12-2 PM' | '2-4 PM';
+          reason: string;
+        }
+      | {
+          /** @constant */
+          kind: 'recurring';
+          weekday: number;
+          /** @enum {string} */
+          timeSlot: '8-10 AM' | '10-12 AM' | '12-2 PM' | '2-4 PM';
+          startDate?: string;
+          endDate?: string;
+          reason: string;
+        };
+    HolidayOpenInput: {
+      reason?: string;
+    };
     PublicSlot: {
       slot: components['schemas']['TimeSlot'];
       isAvailable: boolean;
@@ -1990,6 +3473,11 @@ export interface components {
       prepaidDiscount: components['schemas']['Money'];
       fittingPerTyre: components['schemas']['Money'];
       balancingPerTyre: components['schemas']['Money'];
+      /**
+       * @description The card surcharge in force now, percent with 2 decimals (shown as "1.7%").
+       * @example 1.70
+       */
+      cardSurchargeRate: string;
       batteryService: components['schemas']['Money'];
       newTyresBasePrice: components['schemas']['Money'];
       gstPercent: number;
@@ -2035,6 +3523,11 @@ export interface components {
       quoteId: string;
       jobId: string;
       jobNumber: string;
+      /**
+       * @description The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.
+       * @example 1.70
+       */
+      cardSurchargeRate: string;
     };
     JobPhoto: {
       id: string;
@@ -2050,6 +3543,11 @@ export interface components {
       amount: components['schemas']['Money'];
       /** @constant */
       currency: 'AUD';
+      /**
+       * @description The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.
+       * @example 1.70
+       */
+      cardSurchargeRate: string;
       /** @enum {string} */
       status: 'quoted' | 'confirmed' | 'expired' | 'conflict';
       paymentStatus: string;
@@ -2115,14 +3613,36 @@ export interface components {
       isAvailable: boolean;
       blockedReason: string | null;
       isBlocked: boolean;
-      /** @enum {string} */
-      state: 'weekend' | 'time-passed' | 'not-open' | 'blocked' | 'booked' | 'available' | 'held';
+      /**
+       * @description holiday: a WA public holiday not opened by an admin; no-technician: every rostered technician on leave; booked/held: the slot is full (jobs = capacity).
+       * @enum {string}
+       */
+      state:
+        | 'weekend'
+        | 'time-passed'
+        | 'not-open'
+        | 'holiday'
+        | 'blocked'
+        | 'no-technician'
+        | 'booked'
+        | 'available'
+        | 'held';
+      /** @description The first job holding the slot. */
       booking: {
         jobId: string;
         jobNumber: string;
         /** @enum {string} */
         kind: 'hold' | 'booking';
       } | null;
+      /** @description Every job holding the slot (up to its capacity). */
+      bookings: {
+        jobId: string;
+        jobNumber: string;
+        /** @enum {string} */
+        kind: 'hold' | 'booking';
+      }[];
+      /** @description Jobs the slot holds that day: technicians rostered minus leave (1 with no roster). */
+      capacity: number;
     };
     MovedReservation: {
       jobId: string;
@@ -2133,6 +3653,11 @@ export interface components {
       amount: components['schemas']['Money'];
       /** @constant */
       currency: 'AUD';
+      /**
+       * @description The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.
+       * @example 1.70
+       */
+      cardSurchargeRate: string;
       /** @enum {string} */
       status: 'quoted' | 'confirmed' | 'expired' | 'conflict';
       paymentStatus: string;
@@ -2163,6 +3688,18 @@ export interface components {
       jobId: string;
       jobNumber: string;
       bookingToken: string;
+    };
+    CardSurchargeRate: {
+      /**
+       * @description Percent, 2 decimals.
+       * @example 1.70
+       */
+      cardSurchargeRate: string;
+      /**
+       * @description As the business writes it.
+       * @example 1.7%
+       */
+      label: string;
     };
     ManagedBooking: {
       /** @description The job number, e.g. JOB-000123. */
@@ -2223,7 +3760,207 @@ export interface components {
         refund: string | null;
         fee: string | null;
         feeWaived: boolean | null;
+        /**
+         * @description cancellation (under the policy) or no_show (staff marked the customer absent).
+         * @enum {string}
+         */
+        kind: 'cancellation' | 'no_show';
       } | null;
+    };
+    CustomerErasure: {
+      customerId: string;
+      /** @description When the customer was erased (the first time), ISO 8601. */
+      erasedAt: string;
+      erasedByUserId: string;
+      /** @description Every job of the customer's bookings. */
+      jobIds: string[];
+      bookingIds: string[];
+      /** @description true: the customer had been erased before; this request changed nothing. */
+      alreadyErased: boolean;
+    };
+    RosterTechnician: {
+      userId: string;
+      username: string;
+      isActive: boolean;
+      /** @description ISO weekdays worked: 1 = Monday ... 7 = Sunday. */
+      weekdays: number[];
+      /** @description Leave ending today or later. */
+      leave: components['schemas']['TechnicianLeave'][];
+    };
+    TechnicianLeave: {
+      id: string;
+      userId: string;
+      /** @description YYYY-MM-DD (Perth calendar date). */
+      startDate: string;
+      /** @description YYYY-MM-DD (Perth calendar date). */
+      endDate: string;
+      reason: string;
+    };
+    CalendarBlock: {
+      id: string;
+      /** @enum {string} */
+      kind: 'day' | 'range' | 'recurring';
+      /** @description YYYY-MM-DD (Perth calendar date). */
+      startDate: string;
+      endDate: string | null;
+      /** @description Recurring blocks: ISO weekday (1 = Monday). */
+      weekday: number | null;
+      /** @description One slot, or null for the whole day. */
+      timeSlot: string | null;
+      reason: string;
+      createdAt: string;
+    };
+    PublicHoliday: {
+      /** @description YYYY-MM-DD (Perth calendar date). */
+      date: string;
+      name: string;
+      /** @description The weekday added for a holiday that falls on a weekend. */
+      substitute: boolean;
+      /** @description Opened by an admin for bookings (closed otherwise). */
+      opened: boolean;
+      openedReason: string | null;
+    };
+    DayCapacity: {
+      /** @description YYYY-MM-DD (Perth calendar date). */
+      date: string;
+      rostered: number;
+      onLeave: number;
+      /** @description Jobs per slot: rostered minus leave, 1 with nobody rostered. */
+      capacity: number;
+      holiday: {
+        name: string;
+        opened: boolean;
+      } | null;
+      slots: {
+        slot: string;
+        capacity: number;
+        /** @description Live jobs and unexpired holds. */
+        taken: number;
+        /** @description The first is the suggestion. */
+        freeTechnicians: components['schemas']['FreeTechnician'][];
+      }[];
+    };
+    FreeTechnician: {
+      userId: string;
+      username: string;
+      jobsThatDay: number;
+    };
+    TechnicianSuggestion: {
+      jobId: string;
+      /** @description YYYY-MM-DD (Perth calendar date). */
+      scheduledDate: string;
+      timeSlot: string;
+      /** @description The free technician to preselect in the assign selector (fewest jobs that day); null when none is free. */
+      suggestedTechnicianId: string | null;
+      freeTechnicians: components['schemas']['FreeTechnician'][];
+    };
+    PriceListAdminView: {
+      /** @description ISO 8601 instant (UTC). */
+      at: string;
+      fees: components['schemas']['FeeScheduleVersion'];
+      /** @description Future fee schedules, soonest first. */
+      scheduledFees: components['schemas']['FeeScheduleVersion'][];
+      tyres: components['schemas']['CatalogueTyre'][];
+      /** @description Prices not on the editable list (battery service) and why. */
+      fixed: {
+        key: string;
+        label: string;
+        value: string;
+        note: string;
+      }[];
+      labels: {
+        [key: string]: string;
+      };
+    };
+    FeeScheduleVersion: {
+      id: string;
+      /** @description ISO 8601 instant (UTC). */
+      effectiveFrom: string;
+      fees: components['schemas']['PriceListFees'];
+      reason: string;
+      createdBy: string;
+      /** @description ISO 8601 instant (UTC). */
+      createdAt: string;
+    };
+    PriceListFees: {
+      /**
+       * @description AUD, GST inclusive, 2 decimals.
+       * @example 89.80
+       */
+      calloutFee: string;
+      /**
+       * @description AUD, GST inclusive, 2 decimals.
+       * @example 89.80
+       */
+      punctureRepair: string;
+      /**
+       * @description AUD, GST inclusive, 2 decimals.
+       * @example 89.80
+       */
+      fittingPerTyre: string;
+      /**
+       * @description AUD, GST inclusive, 2 decimals.
+       * @example 89.80
+       */
+      balancingPerTyre: string;
+      /**
+       * @description AUD, GST inclusive, 2 decimals.
+       * @example 89.80
+       */
+      prepaidDiscount: string;
+      /**
+       * @description Card surcharge, percent with 2 decimals (0.00-5.00): charged on card payments at the rate in force when the amount was shown to the customer.
+       * @example 1.70
+       */
+      cardSurchargeRate: string;
+    };
+    CatalogueTyre: {
+      id: string;
+      /** @example 205/55R16 */
+      size: string;
+      brand: string;
+      model: string;
+      /**
+       * @description Per tyre, in force now.
+       * @example 89.80
+       */
+      price: string;
+      /** @description Offered to quotes now. */
+      inStock: boolean;
+      /** @description When the state in force took effect (null: as seeded). */
+      since: string | null;
+      /** @description Future changes, soonest first. */
+      scheduled: components['schemas']['TyrePriceVersion'][];
+    };
+    TyrePriceVersion: {
+      id: string;
+      /** @description ISO 8601 instant (UTC). */
+      effectiveFrom: string;
+      /**
+       * @description AUD, GST inclusive, 2 decimals.
+       * @example 89.80
+       */
+      price: string;
+      inStock: boolean;
+      reason: string;
+      createdBy: string;
+      /** @description ISO 8601 instant (UTC). */
+      createdAt: string;
+    };
+    PriceListAuditEntry: {
+      id: string;
+      /** @description ISO 8601 instant (UTC). */
+      at: string;
+      actor: string;
+      /** @enum {string} */
+      action: 'fees.scheduled' | 'fees.cancelled' | 'tyre.created' | 'tyre.changed' | 'tyre.change-cancelled';
+      /** @enum {string} */
+      subjectType: 'fees' | 'tyre';
+      subjectId: string;
+      effectiveFrom: string | null;
+      reason: string;
+      before: unknown;
+      after: unknown;
     };
   };
   responses: never;

@@ -14,7 +14,7 @@ export interface paths {
     };
     /**
      * Jobs (dashboard list)
-     * @description Newest first; a technician gets only the jobs assigned to them. Filter with `status` (dashboard vocabulary) or `scheduleStatus` (the schedule's), not both. The body is a plain array; the totals are headers.
+     * @description Newest first; a technician gets only the jobs assigned to them. Filter with `status` (dashboard vocabulary) or `scheduleStatus` (the schedule's), not both, and/or with `scheduledFrom` and `scheduledTo` together (Perth dates YYYY-MM-DD, both inclusive, at most 62 days: the schedule calendar asks for its week or day). The body is a plain array; the totals are headers.
      */
     get: operations['listJobs'];
     put?: never;
@@ -34,7 +34,7 @@ export interface paths {
     };
     /**
      * Jobs with details (schedule, jobs tab)
-     * @description Newest first; a technician gets only the jobs assigned to them. Filter with `status` (dashboard vocabulary) or `scheduleStatus` (the schedule's), not both. The body is a plain array; the totals are headers.
+     * @description Newest first; a technician gets only the jobs assigned to them. Filter with `status` (dashboard vocabulary) or `scheduleStatus` (the schedule's), not both, and/or with `scheduledFrom` and `scheduledTo` together (Perth dates YYYY-MM-DD, both inclusive, at most 62 days: the schedule calendar asks for its week or day). The body is a plain array; the totals are headers.
      */
     get: operations['listJobsWithDetails'];
     put?: never;
@@ -61,6 +61,30 @@ export interface paths {
      * @description Soft delete; frees the time slot at booking. Refused while the job has a customer invoice that is not deleted.
      */
     delete: operations['deleteJob'];
+    options?: never;
+    head?: never;
+    /**
+     * Edit a job after booking (admin): price, address, vehicle, notes, tyre details, with a reason
+     * @description Only the fields sent change; `reason` is required and `version` is the edit version the form was opened at (GET …/history): another edit since then is 409, nothing is overwritten unseen. The price is a decimal string, 0 or more, at most 2 places. The price of a job with an invoice that is not cancelled, of a paid job or of a cancelled job cannot change (409): change the invoice, or cancel it and generate it again. Each edit is kept in the history and announced as JobUpdated (billing, reporting).
+     */
+    patch: operations['editJob'];
+    trace?: never;
+  };
+  '/api/dashboard/jobs/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A job's edits after booking, newest first, and its edit version
+     * @description Who changed what, when and why: each changed field before and after. For an erased customer the personal values and the reason are blanked.
+     */
+    get: operations['getJobHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -185,7 +209,7 @@ export interface paths {
     };
     /**
      * A technician's jobs (admin, or the technician themselves)
-     * @description Newest first; a technician gets only the jobs assigned to them. Filter with `status` (dashboard vocabulary) or `scheduleStatus` (the schedule's), not both. The body is a plain array; the totals are headers.
+     * @description Newest first; a technician gets only the jobs assigned to them. Filter with `status` (dashboard vocabulary) or `scheduleStatus` (the schedule's), not both, and/or with `scheduledFrom` and `scheduledTo` together (Perth dates YYYY-MM-DD, both inclusive, at most 62 days: the schedule calendar asks for its week or day). The body is a plain array; the totals are headers.
      */
     get: operations['listTechnicianJobs'];
     put?: never;
@@ -427,6 +451,39 @@ export interface components {
       id: string;
       jobNumber: string;
     };
+    JobHistory: {
+      /** Format: uuid */
+      jobId: string;
+      jobNumber: string;
+      /** @description The edit version now: what the next edit sends as `version` */
+      version: number;
+      edits: {
+        version: number;
+        editedAt: string;
+        editedBy: {
+          /** Format: uuid */
+          id: string;
+          username: string;
+        };
+        reason: string;
+        changes: {
+          /** @enum {string} */
+          field:
+            | 'customerValue'
+            | 'address'
+            | 'suburb'
+            | 'postcode'
+            | 'vehicle'
+            | 'notes'
+            | 'tyreSize'
+            | 'tyreQuantity'
+            | 'tyreBrand';
+          before: unknown;
+          after: unknown;
+          erased?: boolean;
+        }[];
+      }[];
+    };
     JobStatusChange: {
       /** Format: uuid */
       id: string;
@@ -527,6 +584,8 @@ export interface operations {
       query?: {
         status?: 'all' | 'new' | 'in-progress' | 'completed' | 'invoiced' | 'paid' | 'cancelled';
         scheduleStatus?: 'all' | 'pending' | 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
+        scheduledFrom?: string;
+        scheduledTo?: string;
         page?: number;
         pageSize?: number;
       };
@@ -555,7 +614,7 @@ export interface operations {
           'application/json': components['schemas']['DashboardJob'][];
         };
       };
-      /** @description Bad request: "status must be all or one of new, in-progress, completed, invoiced, paid, cancelled"; "scheduleStatus must be all or one of pending, confirmed, in_progress, completed, cancelled"; "Filter by status or by scheduleStatus, not both"; "page must be a whole number from 1 to 1000000"; "pageSize must be a whole number from 1 to 100" */
+      /** @description Bad request: "status must be all or one of new, in-progress, completed, invoiced, paid, cancelled"; "scheduleStatus must be all or one of pending, confirmed, in_progress, completed, cancelled"; "Filter by status or by scheduleStatus, not both"; "page must be a whole number from 1 to 1000000"; "pageSize must be a whole number from 1 to 100"; "scheduledFrom must be a date YYYY-MM-DD"; "scheduledTo must be a date YYYY-MM-DD"; "scheduledFrom and scheduledTo go together"; "scheduledTo must not be before scheduledFrom"; "The scheduled date range is at most 62 days" */
       400: {
         headers: {
           [name: string]: unknown;
@@ -580,6 +639,8 @@ export interface operations {
       query?: {
         status?: 'all' | 'new' | 'in-progress' | 'completed' | 'invoiced' | 'paid' | 'cancelled';
         scheduleStatus?: 'all' | 'pending' | 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
+        scheduledFrom?: string;
+        scheduledTo?: string;
         page?: number;
         pageSize?: number;
       };
@@ -608,7 +669,7 @@ export interface operations {
           'application/json': components['schemas']['DetailedJob'][];
         };
       };
-      /** @description Bad request: "status must be all or one of new, in-progress, completed, invoiced, paid, cancelled"; "scheduleStatus must be all or one of pending, confirmed, in_progress, completed, cancelled"; "Filter by status or by scheduleStatus, not both"; "page must be a whole number from 1 to 1000000"; "pageSize must be a whole number from 1 to 100" */
+      /** @description Bad request: "status must be all or one of new, in-progress, completed, invoiced, paid, cancelled"; "scheduleStatus must be all or one of pending, confirmed, in_progress, completed, cancelled"; "Filter by status or by scheduleStatus, not both"; "page must be a whole number from 1 to 1000000"; "pageSize must be a whole number from 1 to 100"; "scheduledFrom must be a date YYYY-MM-DD"; "scheduledTo must be a date YYYY-MM-DD"; "scheduledFrom and scheduledTo go together"; "scheduledTo must not be before scheduledFrom"; "The scheduled date range is at most 62 days" */
       400: {
         headers: {
           [name: string]: unknown;
@@ -737,6 +798,139 @@ export interface operations {
       };
       /** @description Temporarily unavailable: "The booking service is unavailable, so the time slot could not be updated. Nothing was changed; please try again in a moment."; "The job could not be saved, so the time slot change was undone. Nothing was changed; please try again." */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  editJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The job id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @example 189.50 */
+          customerValue?: string;
+          address?: string;
+          suburb?: string;
+          postcode?: string;
+          vehicle?: {
+            make: string;
+            model: string;
+            year: number | string;
+            color?: string | null;
+            registration: string;
+          };
+          notes?: string | null;
+          /** @example 205/55R16 */
+          tyreSize?: ((string | null) | null) | string | null;
+          tyreQuantity?: number | null;
+          tyreBrand?: string | null;
+          reason: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The job as it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobDetail'];
+        };
+      };
+      /** @description Bad request: "Price must be an amount of 0 or more with at most 2 decimal places, e.g. "189.50""; "Please give a reason for the change"; "Reason must be at most 500 characters"; "version must be the whole number the job history gave (0 for a job never edited)"; "Change at least one field"; "Tyre quantity must be a whole number from 1 to 4, or null"; "Please enter the tyre size as width/profile R rim, e.g. 205/55R16"; "Full address is required"; "Suburb is required"; "Please enter a valid postcode"; "Vehicle make is required"; "Vehicle model is required"; "Registration is required"; "Registration is too long"; "Vehicle color is too long"; "Notes are too long (2000 characters at most)"; "Tyre brand is too long"; "Vehicle year must be between 1900 and {maxYear}"; "Unrecognized key: "{key}""; "Nothing changed: the job already has these values" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not signed in: "Not authenticated"; "Invalid identity token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed: "Only an admin can do that" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found: "Job not found" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflict: "Job {jobNumber} was changed by someone else since you opened it. Reload it and try again."; "Job {jobNumber} has invoice {invoiceNumber}, so its price cannot change here. Change the amount on the invoice, or cancel the invoice, change the price and generate the invoice again."; "Job {jobNumber} is cancelled: its price can no longer be changed."; "Job {jobNumber} is paid: its price can no longer be changed. Record a refund or a new invoice in billing instead." */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getJobHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The job id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The history */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobHistory'];
+        };
+      };
+      /** @description Not signed in: "Not authenticated"; "Invalid identity token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found: "Job not found" */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -1292,6 +1486,8 @@ export interface operations {
       query?: {
         status?: 'all' | 'new' | 'in-progress' | 'completed' | 'invoiced' | 'paid' | 'cancelled';
         scheduleStatus?: 'all' | 'pending' | 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
+        scheduledFrom?: string;
+        scheduledTo?: string;
         page?: number;
         pageSize?: number;
       };
@@ -1323,7 +1519,7 @@ export interface operations {
           'application/json': components['schemas']['DetailedJob'][];
         };
       };
-      /** @description Bad request: "status must be all or one of new, in-progress, completed, invoiced, paid, cancelled"; "scheduleStatus must be all or one of pending, confirmed, in_progress, completed, cancelled"; "Filter by status or by scheduleStatus, not both"; "page must be a whole number from 1 to 1000000"; "pageSize must be a whole number from 1 to 100" */
+      /** @description Bad request: "status must be all or one of new, in-progress, completed, invoiced, paid, cancelled"; "scheduleStatus must be all or one of pending, confirmed, in_progress, completed, cancelled"; "Filter by status or by scheduleStatus, not both"; "page must be a whole number from 1 to 1000000"; "pageSize must be a whole number from 1 to 100"; "scheduledFrom must be a date YYYY-MM-DD"; "scheduledTo must be a date YYYY-MM-DD"; "scheduledFrom and scheduledTo go together"; "scheduledTo must not be before scheduledFrom"; "The scheduled date range is at most 62 days" */
       400: {
         headers: {
           [name: string]: unknown;

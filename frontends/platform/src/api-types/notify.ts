@@ -5,6 +5,110 @@
  * while this file is stale.
  */
 export interface paths {
+  '/api/unsubscribe/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether an unsubscribe link's address still gets review requests (the public page reads it)
+     * @description Public (no session); rate limited per client at the gateway. Changes nothing.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The token from the unsubscribe link (43 characters, base64url). */
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The address and whether it is unsubscribed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['UnsubscribeStatus'];
+          };
+        };
+        /** @description Not found: "This unsubscribe link is not valid" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Too many requests: "Too many requests" */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Unsubscribe from review requests (marketing), at once
+     * @description Public (no session); the unsubscribe page and mail clients' one-click List-Unsubscribe-Post (body `List-Unsubscribe=One-Click`, ignored) call it. Idempotent. Review requests still waiting for the address are withdrawn; booking confirmations, reminders, notices and receipts keep coming.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The token from the unsubscribe link (43 characters, base64url). */
+          token: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Unsubscribed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['UnsubscribeStatus'];
+          };
+        };
+        /** @description Not found: "This unsubscribe link is not valid" */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Too many requests: "Too many requests" */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/dashboard/notifications': {
     parameters: {
       query?: never;
@@ -263,6 +367,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    UnsubscribeStatus: {
+      /** @description Whether the address gets no more review requests. */
+      unsubscribed: boolean;
+      /** @description The address, masked ("j***@example.com"). */
+      contact: string;
+    };
+    Error: {
+      /** @description What went wrong, in words the front ends show as they are. */
+      message: string;
+      /** @description A stable machine-readable code, e.g. validation_failed. */
+      code?: string;
+      details?: unknown;
+    } & {
+      [key: string]: unknown;
+    };
     NotifyStatus: {
       /** @description "local" means recorded here only, never delivered. */
       transports: {
@@ -288,15 +407,6 @@ export interface components {
           failed: number;
         };
       };
-    };
-    Error: {
-      /** @description What went wrong, in words the front ends show as they are. */
-      message: string;
-      /** @description A stable machine-readable code, e.g. validation_failed. */
-      code?: string;
-      details?: unknown;
-    } & {
-      [key: string]: unknown;
     };
     DeliveryPage: {
       deliveries: components['schemas']['DeliverySummary'][];

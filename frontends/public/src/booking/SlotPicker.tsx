@@ -1,5 +1,7 @@
-import { isSlotPast, TIME_SLOTS } from '@tyres/kernel';
-import { useTimeSlots } from './api';
+import { EMERGENCY_RESPONSE_TIME, emergencySlot, isSlotPast, perthToday, TIME_SLOTS } from '@tyres/kernel';
+import { PhoneIcon } from '../components/icons';
+import { phoneLabel, useSite } from '../site/context';
+import { useTimeSlots, type TimeSlotState } from './api';
 import { MESSAGES } from './schema';
 
 export interface SlotPickerProps {
@@ -23,6 +25,9 @@ export interface SlotPickerProps {
 export function SlotPicker({ date, value, onChange, idBase, errorId, current }: SlotPickerProps) {
   const slots = useTimeSlots(date);
   const now = new Date();
+  // Emergency callout (issue 19): today's slot a technician sent now reaches in 30-60 minutes, even under way.
+  const emergency = !current && date !== '' && date === perthToday(now) ? emergencySlot(now) : undefined;
+  const emergencyState = emergency && slots.data?.find((s) => s.slot === emergency.slot);
   return (
     <fieldset className="bk-fieldset" aria-describedby={errorId}>
       <legend className="bk-label">Time slot</legend>
@@ -44,7 +49,8 @@ export function SlotPicker({ date, value, onChange, idBase, errorId, current }: 
         <div className="bk-slots">
           {TIME_SLOTS.map(({ slot }) => {
             const state = slots.data.find((s) => s.slot === slot);
-            const passed = isSlotPast(date, slot, now);
+            const isEmergency = emergency?.slot === slot;
+            const passed = isSlotPast(date, slot, now) && !isEmergency;
             const isCurrent = current === slot;
             const available = !passed && !isCurrent && state?.isAvailable === true;
             const reason = passed
@@ -55,6 +61,7 @@ export function SlotPicker({ date, value, onChange, idBase, errorId, current }: 
                   ? null
                   : state?.blockedReason || 'Unavailable';
             const reasonId = `${idBase}-${slot.replace(/\W+/g, '')}`;
+            const asap = isEmergency && available;
             return (
               <label
                 key={slot}
@@ -66,7 +73,7 @@ export function SlotPicker({ date, value, onChange, idBase, errorId, current }: 
                   value={slot}
                   checked={value === slot}
                   disabled={!available}
-                  aria-describedby={reason ? reasonId : undefined}
+                  aria-describedby={reason || asap ? reasonId : undefined}
                   onChange={() => onChange(slot)}
                 />
                 <span className="bk-choice__label">{slot}</span>
@@ -75,11 +82,56 @@ export function SlotPicker({ date, value, onChange, idBase, errorId, current }: 
                     {reason}
                   </span>
                 )}
+                {asap && (
+                  <span id={reasonId} className="bk-choice__hint">
+                    As soon as possible: a technician will be with you in {EMERGENCY_RESPONSE_TIME}
+                  </span>
+                )}
               </label>
             );
           })}
         </div>
       )}
+      {emergency && emergencyState && !emergencyState.isAvailable && (
+        <EmergencyFull slots={slots.data ?? []} after={emergency.slot} onChoose={onChange} />
+      )}
     </fieldset>
+  );
+}
+
+/**
+ * Today has no technician free for an emergency callout: the next free slot today (a button choosing it), else
+ * "another day", and the call button (issue 19).
+ */
+function EmergencyFull({
+  slots,
+  after,
+  onChoose,
+}: {
+  slots: TimeSlotState[];
+  after: string;
+  onChoose: (slot: string) => void;
+}) {
+  const { business } = useSite();
+  const order = TIME_SLOTS.map((s) => s.slot as string);
+  const next = slots.find((s) => s.isAvailable && order.indexOf(s.slot) > order.indexOf(after));
+  return (
+    <div className="bk-inline-error" role="note">
+      <p>
+        No technician is free for an emergency callout today ({EMERGENCY_RESPONSE_TIME}).{' '}
+        {next ? `The next available time today is ${next.slot}.` : 'Please choose another day.'} For urgent
+        help, call us.
+      </p>
+      {next && (
+        <button type="button" className="pub-btn pub-btn--outline" onClick={() => onChoose(next.slot)}>
+          Choose {next.slot}
+        </button>
+      )}
+      {business.phone && (
+        <a className="pub-btn pub-btn--outline" href={`tel:${business.phone}`}>
+          <PhoneIcon /> Call {phoneLabel(business)}
+        </a>
+      )}
+    </div>
   );
 }

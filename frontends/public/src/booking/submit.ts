@@ -11,6 +11,7 @@ import {
   BOOKING_MESSAGES,
   isCalendarDate,
   isServiceType,
+  isEmergencySlot,
   isSlotPast,
   isTimeSlot,
   perthToday,
@@ -148,7 +149,8 @@ export async function submitBooking(input: SubmitInput, calls: SubmitCalls): Pro
   }
 
   // Re-check the chosen slot: someone may have taken it while this form was being filled in.
-  let stillFree = !isSlotPast(values.date, slot, now);
+  // A started slot only as today's emergency callout (the kernel's rule; issue 19).
+  let stillFree = !isSlotPast(values.date, slot, now) || isEmergencySlot(values.date, slot, now);
   if (stillFree) {
     try {
       const fresh = await calls.recheckTimeSlots(values.date);

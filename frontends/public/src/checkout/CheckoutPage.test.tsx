@@ -62,6 +62,19 @@ describe('checkout (/checkout/{bookingToken})', () => {
     });
   });
 
+  test("the surcharge label is the payment's own rate (the quote's, from the price list), not a constant", async () => {
+    renderCheckout({
+      'POST /api/create-payment-intent-token': {
+        json: { ...INTENT, surchargeRate: '1.5%', surchargeAmount: '3.88', totalAmount: '262.68' },
+      },
+    });
+    const pay = await screen.findByRole('region', { name: 'Card payment' });
+    expect(await within(pay).findByText('Card surcharge (1.5%)')).toBeInTheDocument();
+    expect(within(pay).getByText('A card surcharge of 1.5% applies to card payments.')).toBeInTheDocument();
+    expect(within(pay).getByText('$262.68')).toBeInTheDocument();
+    expect(within(pay).queryByText(/1\.7%/)).toBeNull();
+  });
+
   test('a test card goes through the server path and returns to /?payment=success&booking={token}', async () => {
     const { calls } = renderCheckout({
       'POST /api/payments/test-mode/confirm': { json: testPaymentConfirmed() },

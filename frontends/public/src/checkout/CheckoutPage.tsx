@@ -7,7 +7,6 @@ import { useToast } from '@tyres/platform/toast';
 import css from '../booking/booking.css';
 import { BookButton } from '../components/booking-context';
 import { serviceLabel } from '@tyres/kernel';
-import { CARD_SURCHARGE } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { formatLongDate, formatMoney } from '../site/format';
 import { useDocumentMeta } from '../site/head';
@@ -201,7 +200,7 @@ export default function CheckoutPage() {
                   <dd>{formatMoney(intent.data.originalAmount)}</dd>
                 </div>
                 <div className="co-amounts__row">
-                  <dt>Card surcharge ({CARD_SURCHARGE})</dt>
+                  <dt>Card surcharge ({intent.data.surchargeRate})</dt>
                   <dd>{formatMoney(intent.data.surchargeAmount)}</dd>
                 </div>
                 <div className="co-amounts__row co-amounts__row--total">
@@ -209,7 +208,9 @@ export default function CheckoutPage() {
                   <dd>{formatMoney(intent.data.totalAmount)}</dd>
                 </div>
               </dl>
-              <p className="bk-hint">A card surcharge of {CARD_SURCHARGE} applies to card payments.</p>
+              <p className="bk-hint">
+                A card surcharge of {intent.data.surchargeRate} applies to card payments.
+              </p>
               {useStripe && site.stripePublishableKey ? (
                 <Suspense
                   fallback={

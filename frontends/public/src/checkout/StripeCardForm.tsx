@@ -7,7 +7,20 @@ import { BRAND_PRIMARY } from '@tyres/platform/theme';
 import { formatMoney } from '../site/format';
 import { PAYMENT_MESSAGES, successUrl, type PaymentIntentAnswer } from './api';
 
-function PayButton({ token, intent }: { token: string; intent: PaymentIntentAnswer }) {
+/** Where a payment goes when it succeeds: the checkout's success page unless the caller says (the invoice pay page). */
+export interface PaidHandling {
+  /** Called instead of navigating to the checkout's success page. */
+  onPaid?: () => void;
+  /** Where 3-D Secure and redirect-based methods come back to (default: the checkout's success page). */
+  returnPath?: string;
+}
+
+function PayButton({
+  token,
+  intent,
+  onPaid,
+  returnPath,
+}: { token: string; intent: PaymentIntentAnswer } & PaidHandling) {
   const stripe = useStripe();
   const elements = useElements();
   const { toast } = useToast();
@@ -22,7 +35,7 @@ function PayButton({ token, intent }: { token: string; intent: PaymentIntentAnsw
       const { error, paymentIntent } = await stripe.confirmPayment({
         elements,
         // 3-D Secure and redirect-based methods come back here (spec section 7).
-        confirmParams: { return_url: new URL(successUrl(token), window.location.origin).href },
+        confirmParams: { return_url: new URL(returnPath ?? successUrl(token), window.location.origin).href },
         redirect: 'if_required',
       });
       if (error) {
@@ -35,7 +48,8 @@ function PayButton({ token, intent }: { token: string; intent: PaymentIntentAnsw
         paymentIntent &&
         (paymentIntent.status === 'succeeded' || paymentIntent.status === 'processing')
       ) {
-        navigate(successUrl(token));
+        if (onPaid) onPaid();
+        else navigate(successUrl(token));
       } else {
         toast({
           title: PAYMENT_MESSAGES.errorTitle,
@@ -73,11 +87,13 @@ export default function StripeCardForm({
   publishableKey,
   token,
   intent,
+  onPaid,
+  returnPath,
 }: {
   publishableKey: string;
   token: string;
   intent: PaymentIntentAnswer;
-}) {
+} & PaidHandling) {
   const stripe = useMemo(() => loadStripe(publishableKey), [publishableKey]);
   return (
     <Elements
@@ -87,7 +103,7 @@ export default function StripeCardForm({
         appearance: { theme: 'stripe', variables: { colorPrimary: BRAND_PRIMARY, borderRadius: '10px' } },
       }}
     >
-      <PayButton token={token} intent={intent} />
+      <PayButton token={token} intent={intent} onPaid={onPaid} returnPath={returnPath} />
     </Elements>
   );
 }

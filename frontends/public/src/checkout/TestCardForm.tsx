@@ -22,7 +22,16 @@ const formatExpiry = (value: string) => {
  * confirmation, which takes Stripe's own test card numbers and runs the same server path (events, states) as a
  * real payment. No real card is ever charged.
  */
-export function TestCardForm({ token, intent }: { token: string; intent: PaymentIntentAnswer }) {
+export function TestCardForm({
+  token,
+  intent,
+  onPaid,
+}: {
+  token: string;
+  intent: PaymentIntentAnswer;
+  /** Called instead of navigating to the checkout's success page (the invoice pay page). */
+  onPaid?: () => void;
+}) {
   const { toast } = useToast();
   const navigate = useNavigate();
   const [card, setCard] = useState('');
@@ -48,7 +57,8 @@ export function TestCardForm({ token, intent }: { token: string; intent: Payment
     setPaying(true);
     try {
       await confirmTestPayment(intent.clientSecret, card.replace(/\D+/g, ''));
-      navigate(successUrl(token));
+      if (onPaid) onPaid();
+      else navigate(successUrl(token));
     } catch (error) {
       if (error instanceof ApiError && (error.status === 402 || error.status === 400)) {
         toast({

@@ -172,10 +172,48 @@ describe('manage my booking (/manage/{token})', () => {
         expect(
           await screen.findByRole('status', { name: 'This booking has been cancelled' }),
         ).toBeInTheDocument();
-        expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ reason: 'Car sold' });
+        // What the dialog stated is what the customer consented to: sent, so booking cancels only under it.
+        const shown = prepaidManagedBooking(band).cancellation!;
+        expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+          reason: 'Car sold',
+          expected: { band, refund: shown.refund, fee: shown.fee },
+        });
         expect(screen.queryByRole('button', { name: 'Cancel booking' })).not.toBeInTheDocument();
       },
     );
+
+    test('terms changed between stating and confirming (409 terms_changed): the new terms are shown, nothing cancelled', async () => {
+      let gets = 0;
+      const { user, calls } = renderManage({
+        [`GET /api/manage/${TOKEN}`]: () => ({
+          json: ++gets <= 2 ? prepaidManagedBooking('full_refund') : prepaidManagedBooking('half_refund'),
+        }),
+        [`POST /api/manage/${TOKEN}/cancel`]: {
+          status: 409,
+          json: {
+            code: 'terms_changed',
+            message:
+              'The cancellation terms changed while this page was open (the booking is now closer to its start). Please check the new terms and confirm again.',
+          },
+        },
+      });
+      await user.click(await screen.findByRole('button', { name: 'Cancel booking' }));
+      const dialog = await screen.findByRole('alertdialog', { name: 'Cancel this booking?' });
+      expect(
+        await within(dialog).findByText('Cancelling now: full refund of $465.58 to your card.'),
+      ).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Yes, cancel booking' }));
+      expect(
+        await screen.findByText(/The cancellation terms changed while this page was open/),
+      ).toBeInTheDocument();
+      expect(
+        await within(dialog).findByText('Cancelling now: 50% ($232.79) refunded to your card, $232.79 kept.'),
+      ).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+      expect(
+        screen.queryByRole('status', { name: 'This booking has been cancelled' }),
+      ).not.toBeInTheDocument();
+    });
 
     test('pay on site in the 50% band: the fee to be invoiced', async () => {
       const booking = managedBooking({

@@ -32,6 +32,7 @@ import {
   manageKey,
   rescheduleBooking,
   uploadManagedPhotos,
+  type CancellationTerms,
   type DetailChanges,
   type ManagedBooking,
 } from './api';
@@ -501,7 +502,7 @@ function CancelDialog({
   }, [fresh.data, queryClient, token]);
 
   const cancel = useMutation({
-    mutationFn: () => cancelBooking(token, reason.trim() || null),
+    mutationFn: (shown: CancellationTerms) => cancelBooking(token, reason.trim() || null, shown),
     onSuccess: (cancelled) => {
       void queryClient.invalidateQueries({ queryKey: TIME_SLOTS_ROOT });
       toast({ title: MANAGE_MESSAGES.cancelled, description: cancelledWording(cancelled) ?? undefined });
@@ -574,7 +575,7 @@ function CancelDialog({
           type="button"
           className="pub-btn mg-btn-danger"
           disabled={!terms || cancel.isPending}
-          onClick={() => cancel.mutate()}
+          onClick={() => terms && cancel.mutate(terms)}
         >
           {cancel.isPending ? 'Cancelling…' : 'Yes, cancel booking'}
         </button>

@@ -18,8 +18,19 @@ export const fetchManaged = (token: string) => booking.get('/api/manage/{token}'
 export const rescheduleBooking = (token: string, body: RescheduleBody) =>
   booking.post('/api/manage/{token}/reschedule', { params: { token }, body });
 
-export const cancelBooking = (token: string, reason: string | null) =>
-  booking.post('/api/manage/{token}/cancel', { params: { token }, body: { reason } });
+/**
+ * POST …/cancel with the terms the page showed (`expected`): booking cancels only under those terms, and answers 409
+ * terms_changed when a policy boundary passed meanwhile (the page then shows the new terms to confirm again).
+ */
+export const cancelBooking = (
+  token: string,
+  reason: string | null,
+  expected: Pick<CancellationTerms, 'band' | 'refund' | 'fee'>,
+) =>
+  booking.post('/api/manage/{token}/cancel', {
+    params: { token },
+    body: { reason, expected: { band: expected.band, refund: expected.refund, fee: expected.fee } },
+  });
 
 export const changeDetails = (token: string, body: DetailChanges) =>
   booking.patch('/api/manage/{token}', { params: { token }, body });

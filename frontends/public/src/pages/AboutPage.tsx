@@ -1,13 +1,7 @@
 import { BookButton } from '../components/booking-context';
 import { PhoneIcon } from '../components/icons';
-import {
-  HOURS_LONG,
-  PUNCTURE_REPAIR,
-  RESPONSE_TIME_LONG,
-  STATS,
-  NEW_TYRES_FROM,
-  CALLOUT_FEE,
-} from '../site/content';
+import { HOURS_LONG, RESPONSE_TIME_LONG, STATS, NEW_TYRES_FROM } from '../site/content';
+import { useSitePrices, type SitePrices } from '../site/prices';
 import { phoneLabel, useSite } from '../site/context';
 import { useDocumentMeta } from '../site/head';
 import { aboutMeta } from '../site/meta';
@@ -23,7 +17,7 @@ const VALUES = [
   },
   {
     title: 'Convenience',
-    text: 'Book online in a couple of minutes, pay online (and save $30) or on site, and stay where you are.',
+    text: 'Book online in a couple of minutes, pay online (and save {saving}) or on site, and stay where you are.',
   },
   {
     title: 'Professional Service',
@@ -31,14 +25,16 @@ const VALUES = [
   },
 ];
 
-const WHAT_WE_DO = [
+/** What we do, with the prices in force (useSitePrices). */
+const whatWeDo = (prices: SitePrices) => [
   `New tyres supplied, fitted and balanced on site (from ${NEW_TYRES_FROM} per tyre)`,
-  `Puncture repairs (${PUNCTURE_REPAIR}) with a 12-month warranty`,
+  `Puncture repairs (${prices.punctureRepair}) with a 12-month warranty`,
   'Battery testing and replacement, quoted on site',
-  `Emergency roadside callouts (${CALLOUT_FEE}), ${HOURS_LONG}`,
+  `Emergency roadside callouts (${prices.calloutFee}), ${HOURS_LONG}`,
 ];
 
 export function AboutPage() {
+  const prices = useSitePrices();
   const site = useSite();
   const { business } = site;
   useDocumentMeta(aboutMeta(site), site.siteUrl, business.name);
@@ -93,7 +89,7 @@ export function AboutPage() {
             {VALUES.map((value) => (
               <li key={value.title} className="pub-card">
                 <h3 className="pub-card__title">{value.title}</h3>
-                <p className="pub-card__text">{value.text}</p>
+                <p className="pub-card__text">{value.text.replace('{saving}', prices.prepaidSaving)}</p>
               </li>
             ))}
           </ul>
@@ -134,11 +130,11 @@ export function AboutPage() {
             What we do
           </h2>
           <ul className="pub-checklist">
-            {WHAT_WE_DO.map((item) => (
+            {whatWeDo(prices).map((item) => (
               <li key={item}>{item}</li>
             ))}
           </ul>
-          <p>All prices include GST. Prepay online when you book and save $30.</p>
+          <p>All prices include GST. Prepay online when you book and save {prices.prepaidSaving}.</p>
         </div>
       </section>
 

@@ -2,21 +2,15 @@ import { Link } from 'react-router-dom';
 import { BookButton } from '../components/booking-context';
 import { CheckIcon, ClockIcon, PhoneIcon, PinIcon, StarIcon } from '../components/icons';
 import { PaymentSuccess } from '../components/PaymentSuccess';
-import {
-  HIGHLIGHTS,
-  HOURS_SHORT,
-  PREPAID_SAVING,
-  RATING,
-  RESPONSE_TIME_LONG,
-  SERVICE_CARDS,
-  STATS,
-} from '../site/content';
+import { HIGHLIGHTS, HOURS_SHORT, RATING, RESPONSE_TIME_LONG, SERVICE_CARDS, STATS } from '../site/content';
+import { useSitePrices } from '../site/prices';
 import { phoneLabel, useSite } from '../site/context';
 import { useDocumentMeta } from '../site/head';
 import { landingMeta } from '../site/meta';
 import { LANDING_SUBURBS, REGIONS, suburbPath } from '../site/suburbs';
 
 export function LandingPage() {
+  const prices = useSitePrices();
   const site = useSite();
   const { business } = site;
   useDocumentMeta(landingMeta(site), site.siteUrl, business.name);
@@ -33,7 +27,7 @@ export function LandingPage() {
           </h1>
           <p className="pub-hero__lead">
             New tyres fitted and balanced, punctures repaired and batteries sorted at your home, work or the
-            roadside. Same or next day service, {HOURS_SHORT}. Prepay online and save {PREPAID_SAVING}.
+            roadside. Same or next day service, {HOURS_SHORT}. Prepay online and save {prices.prepaidSaving}.
           </p>
           <div className="pub-hero__actions">
             <BookButton className="pub-btn pub-btn--accent pub-btn--lg">Book Service Now</BookButton>

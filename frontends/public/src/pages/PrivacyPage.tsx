@@ -1,10 +1,16 @@
 import { Link } from 'react-router-dom';
-import { LEGAL_LAST_UPDATED } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { useDocumentMeta } from '../site/head';
 import { privacyMeta } from '../site/meta';
 
-/** Static privacy policy, last updated October 2024. */
+/**
+ * When this policy last changed. The spec's static text dates from October 2024; issue 18 (erasure on request, photo
+ * retention) changed what it promises, so it carries its own date now (docs/decisions.md). The terms keep
+ * LEGAL_LAST_UPDATED.
+ */
+export const PRIVACY_LAST_UPDATED = 'November 2026';
+
+/** Static privacy policy. */
 export default function PrivacyPage() {
   const site = useSite();
   const { business } = site;
@@ -13,7 +19,7 @@ export default function PrivacyPage() {
     <article className="pub-section">
       <div className="pub-container pub-prose">
         <h1 className="pub-page-title">Privacy Policy</h1>
-        <p className="pub-muted">Last updated: {LEGAL_LAST_UPDATED}</p>
+        <p className="pub-muted">Last updated: {PRIVACY_LAST_UPDATED}</p>
 
         <p>
           {business.name} respects your privacy. This policy explains what personal information we collect
@@ -54,6 +60,38 @@ export default function PrivacyPage() {
           While you fill in the booking form, your answers are kept in your browser for that tab only, so a
           reload does not lose them. They are deleted when the booking is made or the tab is closed.
         </p>
+
+        <h2>How long we keep it</h2>
+        <ul>
+          <li>
+            Photos you upload are deleted 12 months after the job is paid. They are only needed while the job
+            and any warranty question about it are open.
+          </li>
+          <li>
+            Invoices and payment records are kept for five years, because Australian tax law (the Taxation
+            Administration Act 1953 and the ATO&apos;s record-keeping rules) requires us to keep them.
+          </li>
+          <li>Everything else is kept while you are our customer, until you ask us to erase it.</li>
+        </ul>
+
+        <section aria-labelledby="privacy-erasure">
+          <h2 id="privacy-erasure">Erasing your information</h2>
+          <p>
+            You can ask us to erase your personal information at any time by calling or emailing us (see
+            Contact below). Tell us the name, email or phone number you booked with; we may ask you to confirm
+            a booking reference so that we erase the right person&apos;s details.
+          </p>
+          <p>
+            Once we confirm your request, your name, phone number, email address, service address, vehicle
+            details, notes, photos and the messages we sent you are erased from all of our systems, and any
+            &quot;manage my booking&quot; link stops working. This cannot be undone.
+          </p>
+          <p>
+            We keep your invoices for five years because the law requires it, but they no longer show who you
+            are: the customer is shown as &quot;Erased customer&quot;. The invoice number, dates, items,
+            amounts, GST and payments stay, as the tax records must.
+          </p>
+        </section>
 
         <h2>Access and correction</h2>
         <p>

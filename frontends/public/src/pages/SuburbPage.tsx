@@ -5,15 +5,8 @@ import type { components, paths } from '@tyres/platform/api-types/booking';
 import { typedApi } from '@tyres/platform/typed-api';
 import { BookButton } from '../components/booking-context';
 import { PhoneIcon } from '../components/icons';
-import {
-  FAQ,
-  HOURS_LONG,
-  PAY_IN_4,
-  PAYMENT_METHODS,
-  PREPAID_SAVING,
-  RESPONSE_TIME,
-  SERVICE_CARDS,
-} from '../site/content';
+import { FAQ, HOURS_LONG, PAY_IN_4, PAYMENT_METHODS, RESPONSE_TIME, SERVICE_CARDS } from '../site/content';
+import { useSitePrices } from '../site/prices';
 import { phoneLabel, useSite } from '../site/context';
 import { useDocumentMeta } from '../site/head';
 import { suburbMeta, suburbNotFoundMeta, type SuburbPageData } from '../site/meta';
@@ -53,6 +46,7 @@ function SuburbNotFound() {
 }
 
 function SuburbContent({ data }: { data: SuburbPageData }) {
+  const prices = useSitePrices();
   const site = useSite();
   const { business } = site;
   useDocumentMeta(suburbMeta(site, data), site.siteUrl, business.name);
@@ -158,7 +152,7 @@ function SuburbContent({ data }: { data: SuburbPageData }) {
             ))}
           </ul>
           <p className="pub-section__lead">
-            {PAY_IN_4}. Prepay online when you book and save {PREPAID_SAVING}, or pay on site.
+            {PAY_IN_4}. Prepay online when you book and save {prices.prepaidSaving}, or pay on site.
           </p>
           <div className="pub-actions">
             <BookButton className="pub-btn pub-btn--primary pub-btn--lg">Book Now</BookButton>

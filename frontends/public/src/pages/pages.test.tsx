@@ -5,6 +5,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '@tyres/platform/query-client';
 import { PublicSite } from '../PublicSite';
+import { resetSitePrices } from '../site/prices';
 import { LANDING_SUBURBS } from '../site/suburbs';
 import { BUSINESS, stubFetch } from '../testing/render';
 
@@ -22,6 +23,7 @@ function renderSite(path: string) {
 }
 
 beforeEach(() => {
+  resetSitePrices();
   stubFetch({});
   document.head.innerHTML = '';
 });
@@ -312,10 +314,17 @@ describe('other pages', () => {
     ).toBeInTheDocument();
   });
 
-  test('privacy: static text, last updated October 2024', async () => {
+  test('privacy: static text, last updated November 2026 (issue 18: erasure, retention)', async () => {
     renderSite('/privacy');
     expect(await screen.findByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeInTheDocument();
-    expect(screen.getByText('Last updated: October 2024')).toBeInTheDocument();
+    expect(screen.getByText('Last updated: November 2026')).toBeInTheDocument();
+    const erasure = screen.getByRole('region', { name: 'Erasing your information' });
+    expect(erasure).toHaveTextContent('ask us to erase your personal information');
+    expect(erasure).toHaveTextContent('We keep your invoices for five years');
+    expect(erasure).toHaveTextContent('"Erased customer"');
+    expect(
+      screen.getByText(/Photos you upload are deleted 12 months after the job is paid/),
+    ).toBeInTheDocument();
   });
 
   test.each(['/suburb/rockingham', '/mobile-tyres-rockingham'])(
@@ -356,5 +365,36 @@ describe('other pages', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Check Service Availability' })).toBeInTheDocument();
     expect(calls.map((c) => c.path)).toContain('/api/suburbs/mobile-tyres-atlantis');
+  });
+});
+
+describe('prices in the copy follow the price list in force (issue 19: GET /api/pricing)', () => {
+  test('about and landing pages show the fees an admin set, after the prerendered ones', async () => {
+    stubFetch({
+      'GET /api/pricing': {
+        json: { calloutFee: '99.80', punctureRepair: '45.00', prepaidDiscount: '20.00' },
+      },
+    });
+    const { unmount } = renderSite('/about');
+    expect(await screen.findByText(/Emergency roadside callouts \(\$99\.80\)/)).toBeInTheDocument();
+    expect(screen.getByText(/Puncture repairs \(\$45\)/)).toBeInTheDocument();
+    expect(
+      screen.getByText('All prices include GST. Prepay online when you book and save $20.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/pay online \(and save \$20\)/)).toBeInTheDocument();
+    expect(screen.queryByText(/\$89\.80|save \$30/)).toBeNull();
+    unmount();
+    renderSite('/');
+    expect(await screen.findByText(/Prepay online and save \$20\./)).toBeInTheDocument();
+  });
+
+  test('when the price list cannot be read the prerendered (code) prices stay', async () => {
+    const { calls } = stubFetch({ 'GET /api/pricing': { status: 503, json: { message: 'down' } } });
+    renderSite('/about');
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/pricing')).toBe(true));
+    expect(screen.getByText(/Emergency roadside callouts \(\$89\.80\)/)).toBeInTheDocument();
+    expect(
+      screen.getByText('All prices include GST. Prepay online when you book and save $30.'),
+    ).toBeInTheDocument();
   });
 });

@@ -60,6 +60,7 @@ export function prepaidQuote(
     quoteId: 'q-1',
     jobId: JOB_ID,
     jobNumber: 'JOB-000001',
+    cardSurchargeRate: '1.70',
     ...overrides,
   };
 }
@@ -86,6 +87,7 @@ export function bookingByToken(
   return {
     amount: '457.80',
     currency: 'AUD',
+    cardSurchargeRate: '1.70',
     status: 'quoted',
     paymentStatus: 'pending',
     expiresAt: '2026-11-23T02:00:00.000Z',
@@ -112,6 +114,7 @@ export function paymentIntent(
   return {
     clientSecret: 'pi_test_1_secret_1',
     originalAmount: '457.80',
+    surchargeRate: '1.7%',
     surchargeAmount: '7.78',
     totalAmount: '465.58',
     message: 'A 1.7% card surcharge applies',
@@ -222,6 +225,7 @@ export function cancelledManagedBooking(): BookingSchemas['ManagedBooking'] {
       refund: '465.58',
       fee: '0.00',
       feeWaived: false,
+      kind: 'cancellation',
     },
   };
 }

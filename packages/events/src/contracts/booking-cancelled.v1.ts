@@ -26,6 +26,12 @@ export const BookingCancelledV1Data = z.object({
   paymentMethod: z.enum(['onsite', 'prepaid']),
   /** The Stripe payment intent to refund (prepaid and paid); absent otherwise. */
   paymentIntentId: z.string().min(1).max(255).nullable().optional(),
+  /**
+   * What ended the booking: a cancellation under the policy (absent means this), or staff marking the customer a
+   * no-show after the slot started (the kernel's noShowTerms: charged in full, `fee` the whole charge or price,
+   * nothing refunded). Consumers that do not know it apply it as a cancellation with these terms.
+   */
+  kind: z.enum(['cancellation', 'no_show']).optional(),
 });
 export type BookingCancelledV1Data = z.infer<typeof BookingCancelledV1Data>;
 

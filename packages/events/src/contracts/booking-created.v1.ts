@@ -17,6 +17,23 @@ import {
  * booking -> jobs (adopts jobId and jobNumber), notify (new_booking to dashboards, confirmation messages),
  * reporting. Emitted when a booking is accepted: an onsite booking at once, a prepaid one once paid.
  */
+/** One line of the quote the booking was priced with (issue 19): GST-inclusive, as the customer saw it. */
+export const BookingQuoteLine = z.object({
+  /** callout | tyre | fitting | balancing | puncture-repair | battery | other */
+  code: z.string().min(1).max(50),
+  description: z.string().min(1).max(200),
+  amount: money,
+});
+
+/** The quote a booking was priced with: its lines, the prepaid discount, and the total (= customerValue). */
+export const BookingQuote = z.object({
+  lines: z.array(BookingQuoteLine).max(20),
+  subtotal: money,
+  discount: money,
+  total: money,
+});
+export type BookingQuote = z.infer<typeof BookingQuote>;
+
 export const BookingCreatedV1Data = z.object({
   jobId: id,
   jobNumber: z.string().min(1).max(50),
@@ -43,6 +60,19 @@ export const BookingCreatedV1Data = z.object({
   customer,
   vehicle,
   createdAt: isoDateTime,
+  /**
+   * The quote's lines as priced at booking (issue 19 price list): billing's invoice lines follow them. Optional:
+   * absent on older events and on callback quotes (no price yet).
+   */
+  quote: BookingQuote.optional(),
+  /**
+   * A prepaid booking: the card surcharge rate its quote was given and charged at (percent, 2 places, "1.70"; issue
+   * 19 price list). Optional: absent on onsite bookings and older events (1.70%).
+   */
+  cardSurchargeRate: z
+    .string()
+    .regex(/^\d{1,3}\.\d{2}$/)
+    .optional(),
 });
 export type BookingCreatedV1Data = z.infer<typeof BookingCreatedV1Data>;
 

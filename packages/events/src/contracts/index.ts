@@ -17,6 +17,7 @@ import { JobCompletedV1 } from './job-completed.v1';
 import { JobAssignedV1 } from './job-assigned.v1';
 import { JobRescheduledV1 } from './job-rescheduled.v1';
 import { JobDeletedV1 } from './job-deleted.v1';
+import { JobUpdatedV1 } from './job-updated.v1';
 import { CustomerInvoiceIssuedV1 } from './customer-invoice-issued.v1';
 import { CustomerInvoiceUpdatedV1 } from './customer-invoice-updated.v1';
 import { CustomerInvoiceIssuedV2 } from './customer-invoice-issued.v2';
@@ -34,6 +35,8 @@ import { UserCreatedV1 } from './user-created.v1';
 import { UserStatusChangedV1 } from './user-status-changed.v1';
 import { SmsRequestedV1 } from './sms-requested.v1';
 import { EmailRequestedV1 } from './email-requested.v1';
+import { CustomerErasedV1 } from './customer-erased.v1';
+import { BookingPhotosDeletedV1 } from './booking-photos-deleted.v1';
 import type { EventOf } from '../envelope';
 
 /** Shared payload building blocks (enums of the spec, customer, vehicle, ...): `schemas.timeSlot.options`. */
@@ -68,6 +71,7 @@ export * from './job-completed.v1';
 export * from './job-assigned.v1';
 export * from './job-rescheduled.v1';
 export * from './job-deleted.v1';
+export * from './job-updated.v1';
 export * from './customer-invoice-issued.v1';
 export * from './customer-invoice-updated.v1';
 export * from './customer-invoice-issued.v2';
@@ -85,6 +89,8 @@ export * from './user-created.v1';
 export * from './user-status-changed.v1';
 export * from './sms-requested.v1';
 export * from './email-requested.v1';
+export * from './customer-erased.v1';
+export * from './booking-photos-deleted.v1';
 
 // Current versions (what producers emit and consumers subscribe to by default).
 export const BookingCreated = BookingCreatedV1;
@@ -101,6 +107,7 @@ export const JobCompleted = JobCompletedV1;
 export const JobAssigned = JobAssignedV1;
 export const JobRescheduled = JobRescheduledV1;
 export const JobDeleted = JobDeletedV1;
+export const JobUpdated = JobUpdatedV1;
 // Billing emits v2 only (issue 12: amount type, GST-free lines, surcharge line, payment link). Consumers subscribe to
 // v1 as well: events already queued or stored (reporting's rebuild) are v1, and read as tax exclusive.
 export const CustomerInvoiceIssued = CustomerInvoiceIssuedV2;
@@ -118,6 +125,8 @@ export const UserCreated = UserCreatedV1;
 export const UserStatusChanged = UserStatusChangedV1;
 export const SmsRequested = SmsRequestedV1;
 export const EmailRequested = EmailRequestedV1;
+export const CustomerErased = CustomerErasedV1;
+export const BookingPhotosDeleted = BookingPhotosDeletedV1;
 
 /** Every contract of every version still in use. Add new versions here. */
 export const contractList = [
@@ -135,6 +144,7 @@ export const contractList = [
   JobAssignedV1,
   JobRescheduledV1,
   JobDeletedV1,
+  JobUpdatedV1,
   CustomerInvoiceIssuedV1,
   CustomerInvoiceUpdatedV1,
   CustomerInvoiceIssuedV2,
@@ -152,6 +162,8 @@ export const contractList = [
   UserStatusChangedV1,
   SmsRequestedV1,
   EmailRequestedV1,
+  CustomerErasedV1,
+  BookingPhotosDeletedV1,
 ] as const;
 
 export type KnownContract = (typeof contractList)[number];

@@ -6,7 +6,9 @@ import {
 } from '@tyres/events';
 import {
   addDays,
+  cardSurchargeLine,
   dateFromDb,
+  DEFAULT_CARD_SURCHARGE_BP,
   dateToDb,
   formatMoney,
   invoiceTotals,
@@ -15,6 +17,7 @@ import {
   type AmountType,
   type Cents,
   type InvoiceTotals,
+  type SurchargeRate,
   type TaxLine,
 } from '@tyres/kernel';
 import { badRequest, conflict, forbidden, notFound, type Identity } from '@tyres/service-kit';
@@ -51,6 +54,7 @@ import { INVOICE_DUE_DAYS, type CustomerInvoiceStatus, type LineItemCategory } f
 import type { IsoDate } from '../domain/dates';
 import {
   buildInvoiceLines,
+  parseJobQuote,
   prepaidInvoiceLines,
   type GeneratedLine,
   type JobForInvoice,
@@ -58,6 +62,7 @@ import {
 } from '../domain/invoice-lines';
 import type { CancellationInvoicePlan } from '../domain/cancellation';
 import { formatInvoiceNumber } from '../domain/invoice-number';
+import { invoicePayment, rateOfPayment } from '../domain/pay-invoice';
 import { allowsExtraInvoice, statusTimestamps } from '../domain/invoice-status';
 import { centsOf, fitsMoneyColumn, totalsColumns, totalsFit } from '../domain/money';
 import { invoiceSnapshot } from '../events/builders';
@@ -155,6 +160,7 @@ function jobForInvoice(job: JobSnapshot): JobForInvoice {
     customerValue: centsOf(job.customerValue),
     paymentMethod: job.paymentMethod,
     paymentStatus: job.paymentStatus,
+    quote: parseJobQuote(job.quoteLines),
   };
 }
 
@@ -382,6 +388,7 @@ export class CustomerInvoices {
     const lines = prepaidInvoiceLines(jobForInvoice(job), {
       originalAmount: centsOf(payment.originalAmount),
       surchargeAmount: centsOf(payment.surchargeAmount),
+      surchargeRate: rateOfPayment(payment),
     });
     const totals = invoiceTotals(lines.map(taxLine), 'inclusive');
     // Never an invoice that differs from what the card was charged; and never a failed payment confirmation for it
@@ -719,6 +726,56 @@ export class CustomerInvoices {
   }
 
   // --- changes driven by workers and events ------------------------------------------------------------------
+
+  /**
+   * An invoice paid online through its pay link (issue 18, item 4), in the transaction that applies the provider's
+   * payment_intent.succeeded (the payment row is locked first, then the invoice's). The invoice gets the "Card
+   * surcharge 1.7%" line (taxable, domain/pay-invoice.ts) so its total is what the card was charged, and becomes
+   * paid: one CustomerInvoiceUpdated (jobs, reporting, the dashboard follow). An invoice already paid or cancelled
+   * (a second payment, a payment racing a cancel) is left as it is: the caller refunds that payment.
+   */
+  async payOnline(
+    tx: Tx,
+    invoiceId: string,
+    charged: { total: Cents; paidAt: Date; rate?: SurchargeRate },
+  ): Promise<
+    | { kind: 'paid'; invoice: InvoiceWithJobAndItems; surchargeMatched: boolean }
+    | { kind: 'not-payable'; status: string | null }
+  > {
+    const invoice = await lockInvoice(tx, invoiceId);
+    if (!invoice) return { kind: 'not-payable', status: null };
+    if (invoice.status === 'paid' || invoice.status === 'cancelled')
+      return { kind: 'not-payable', status: invoice.status };
+    const amountType = invoice.amountType as AmountType;
+    const lines = invoice.items.map((i) => ({ amount: centsOf(i.totalPrice), gstFree: i.gstFree }));
+    // At the rate stored with the payment (the rate when its intent was made), never today's.
+    const rate = charged.rate ?? DEFAULT_CARD_SURCHARGE_BP;
+    const pay = invoicePayment(lines, amountType, rate);
+    // The charge was made for the invoice as it stood when its PaymentIntent was made; an invoice changed since
+    // (staff edited its lines) keeps its lines and the mismatch is logged by the caller for staff.
+    const surchargeMatched = pay.paid.total === charged.total;
+    if (surchargeMatched && pay.surchargeLine > 0n) {
+      const position = invoice.items.reduce((max, i) => Math.max(max, i.position + 1), 0);
+      await insertItem(tx, {
+        customerInvoiceId: invoice.id,
+        description: cardSurchargeLine(rate),
+        category: 'surcharge',
+        quantity: 1,
+        unitPrice: formatMoney(pay.surchargeLine),
+        totalPrice: formatMoney(pay.surchargeLine),
+        gstFree: false,
+        position,
+      });
+    }
+    const totals = totalsOf(await itemAmounts(tx, invoice.id), amountType, 0n);
+    const updated = await this.saveAndEmit(
+      tx,
+      invoice.id,
+      { status: 'paid', paidAt: charged.paidAt, ...totalsColumns(totals) },
+      ['items', 'subtotalAmount', 'gstAmount', 'totalAmount', 'status', 'paidAt'],
+    );
+    return { kind: 'paid', invoice: updated, surchargeMatched };
+  }
 
   /** The email worker delivered the invoice: sentAt now, and status sent unless it is already paid/cancelled. */
   markSent(invoiceId: string, at: Date): Promise<InvoiceWithJobAndItems | undefined> {

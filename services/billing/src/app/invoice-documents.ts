@@ -16,7 +16,8 @@ import type { CustomerInvoicePdf, EmailDelivery } from '../db/generated/client';
 import type { Db } from '../db/client';
 import { pdfDownloadPath, type PdfStore } from '../db/pdfs';
 import { invoiceDocument, invoiceFilename, type BusinessDetails } from '../domain/invoice-document';
-import { invoiceEmailContent } from '../domain/invoice-email';
+import { invoiceEmailContent, receiptEmailContent } from '../domain/invoice-email';
+import { findPayment } from '../db/payments';
 import type { Mailer } from '../workers/mailer';
 import {
   emailJobId,
@@ -30,6 +31,13 @@ import type { CustomerInvoices } from './customer-invoices';
 
 /** The spec's message when a PDF or email is asked for an invoice without lines. */
 export const ADD_LINE_ITEM = 'Please add at least one line item to the invoice.';
+
+/**
+ * Issue 18 (privacy): an erased customer's invoice is kept for the tax records but is never emailed: their address
+ * is gone (an undeliverable placeholder), and sending it anywhere else would re-identify them.
+ */
+export const CUSTOMER_ERASED_NO_EMAIL =
+  "This invoice's customer was erased on request, so it cannot be emailed. Download the PDF to keep a copy.";
 
 export interface PdfJobResult {
   invoiceId: string;
@@ -84,6 +92,8 @@ export interface InvoiceDocumentDeps {
   renderPdf: (doc: ReturnType<typeof invoiceDocument>) => Promise<Buffer>;
   business: BusinessDetails;
   emailFrom: string;
+  /** The "Pay now" links printed on invoice emails and PDFs (issue 18); none without it. */
+  payLinks?: { issueLink(invoice: InvoiceWithJobAndItems): Promise<string | undefined> };
   /** How long a request waits for its pdf/email job before answering "still queued". */
   jobWaitMs: number;
   logger: Logger;
@@ -119,9 +129,20 @@ export class InvoiceDocuments {
     return invoice;
   }
 
-  /** 404 for an invoice the identity cannot see, 400 when it has no lines: what PDF and email refuse first. */
+  /** Whether the job's customer was erased on request (billing's tombstone from CustomerErased). */
+  private async customerErased(jobId: string | null): Promise<boolean> {
+    if (!jobId) return false;
+    return (await this.deps.db.erasedJob.findUnique({ where: { jobId }, select: { jobId: true } })) !== null;
+  }
+
+  /**
+   * 404 for an invoice the identity cannot see, 400 when it has no lines: what PDF and email refuse first; 409 when
+   * its customer was erased (an email has no one to go to).
+   */
   async assertEmailable(id: string, identity: Identity): Promise<void> {
-    await this.invoiceWithLines(id, identity);
+    const invoice = await this.invoiceWithLines(id, identity);
+    if (await this.customerErased(invoice.jobId))
+      throw new HttpError(409, CUSTOMER_ERASED_NO_EMAIL, 'customer_erased');
   }
 
   /** POST …/pdf: ready when the current revision's PDF exists or is built within the wait, else pending. */
@@ -186,6 +207,8 @@ export class InvoiceDocuments {
     },
   ): Promise<EmailRequest> {
     const invoice = await this.invoiceWithLines(id, identity);
+    if (await this.customerErased(invoice.jobId))
+      throw new HttpError(409, CUSTOMER_ERASED_NO_EMAIL, 'customer_erased');
     const to = request.to ?? invoice.job.customerEmail;
     const result = await this.queued(() =>
       this.deps.queues.runEmail<EmailJobResult>(
@@ -240,8 +263,9 @@ export class InvoiceDocuments {
   async buildPdf(invoiceId: string): Promise<GeneratedPdf | undefined> {
     const invoice = await findInvoice(this.deps.db, invoiceId);
     if (!invoice) return undefined;
+    const payUrl = await this.deps.payLinks?.issueLink(invoice);
     const content = await this.deps.renderPdf(
-      invoiceDocument(invoice, this.deps.business, perthDate(this.deps.clock())),
+      invoiceDocument(invoice, this.deps.business, perthDate(this.deps.clock()), payUrl),
     );
     const filename = invoiceFilename(invoice.invoiceNumber);
     if (!(await this.deps.pdfs.save(invoice.id, invoice.revision, filename, content))) return undefined;
@@ -275,7 +299,18 @@ export class InvoiceDocuments {
       const invoice = await findInvoice(this.deps.db, invoiceId);
       if (!invoice) return { skipped: 'invoice deleted' };
       if (invoice.items.length === 0) throw new UnrecoverableError(ADD_LINE_ITEM);
-      const content = invoiceEmailContent(invoice, this.deps.business);
+      // Erased after the email was queued: nothing goes out (a receipt is skipped quietly, an invoice email fails).
+      if (await this.customerErased(invoice.jobId)) {
+        if (data.receiptForPaymentId) return { skipped: 'customer erased' };
+        throw new UnrecoverableError(CUSTOMER_ERASED_NO_EMAIL);
+      }
+      const receiptOf = data.receiptForPaymentId
+        ? await findPayment(this.deps.db, data.receiptForPaymentId)
+        : undefined;
+      if (data.receiptForPaymentId && !receiptOf) return { skipped: 'payment not found' };
+      const content = receiptOf
+        ? receiptEmailContent(invoice, receiptOf, this.deps.business)
+        : invoiceEmailContent(invoice, this.deps.business, await this.deps.payLinks?.issueLink(invoice));
       const delivery = await emails.begin({
         jobKey,
         customerInvoiceId: invoiceId,
@@ -331,7 +366,8 @@ export class InvoiceDocuments {
           throw err;
         }
       }
-      await this.deps.invoices.markSent(invoiceId, sentAt ?? clock());
+      // A receipt is not the invoice being sent: its status and sentAt stay as they are.
+      if (!receiptOf) await this.deps.invoices.markSent(invoiceId, sentAt ?? clock());
       return {
         deliveryId: delivery.id,
         transport: mailer.transport,

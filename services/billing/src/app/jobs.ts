@@ -6,6 +6,7 @@ import type {
   JobDeleted,
   JobRescheduled,
   JobStatusChanged,
+  JobUpdated,
   Logger as EventLogger,
 } from '@tyres/events';
 import type { Tx } from '../db/client';
@@ -15,6 +16,7 @@ import { linkPaymentToJob, lockPaymentsOfBooking } from '../db/payments';
 import {
   assignmentChange,
   completion,
+  jobEdit,
   reschedule,
   statusChange,
   type JobChange,
@@ -122,6 +124,12 @@ export class JobProjection {
         assignedTechnicianId: event.data.assignedTechnicianId,
       }),
     );
+  }
+
+  /** Issue 19: an admin edited the job (price, address, vehicle, notes, tyre details); a newer version only. */
+  async updated(tx: Tx, event: EventOf<typeof JobUpdated>): Promise<void> {
+    const job = await requireJob(tx, event.data.jobId);
+    await apply(tx, job.jobId, jobEdit(job, event.data));
   }
 
   /** Deleted jobs stay (their invoices are financial records) but can no longer be invoiced or seen by technicians. */

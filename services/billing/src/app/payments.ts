@@ -1,12 +1,20 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PaymentFailed, PaymentSucceeded } from '@tyres/events';
-import { formatMoney, parseMoneyInput, withCardSurcharge } from '@tyres/kernel';
+import {
+  DEFAULT_CARD_SURCHARGE_BP,
+  formatMoney,
+  parseMoneyInput,
+  parseSurchargeRate,
+  withCardSurcharge,
+} from '@tyres/kernel';
+import { rateColumn } from '../domain/pay-invoice';
 import {
   badRequest,
   conflict,
   HttpError,
   isUniqueViolation,
   notFound,
+  serviceUnavailable,
   type Logger,
 } from '@tyres/service-kit';
 import type { Db, Tx } from '../db/client';
@@ -29,6 +37,7 @@ import {
   type CustomerInvoices,
   type PrepaidInvoiceOutcome,
 } from './customer-invoices';
+import type { InvoicePay, InvoicePaymentOutcome } from './invoice-pay';
 import type { EventWriter } from './outbox';
 import type { Refunds } from './refunds';
 import type { Transactions } from './transactions';
@@ -67,7 +76,9 @@ export type EventOutcome =
   | { kind: 'failed'; payment: Payment; failureCode: string | null; failureMessage: string | null }
   | { kind: 'canceled'; payment: Payment }
   /** A refund webhook (refund.*, charge.refunded) applied to billing's refunds. */
-  | { kind: 'refund'; matched: number; updated: number };
+  | { kind: 'refund'; matched: number; updated: number }
+  /** An invoice's payment through its pay link (issue 18): the invoice paid, or already paid (refunded). */
+  | InvoicePaymentOutcome;
 
 export type TestConfirmation =
   | { kind: 'already-succeeded'; payment: Payment }
@@ -88,13 +99,15 @@ export interface PaymentDeps {
   invoices: Pick<CustomerInvoices, 'ensurePrepaidInvoice'>;
   /** Refund webhooks are applied by the refunds (issue 18). */
   refunds: Pick<Refunds, 'applyProviderEvent'>;
+  /** Invoices paid through their pay link (issue 18, item 4). */
+  invoicePay: Pick<InvoicePay, 'applySucceeded' | 'afterSucceeded'>;
   /** The Stripe webhook signing secret; required in production (config), optional in development and tests. */
   webhookSecret: string | undefined;
   verifyWebhook: WebhookVerifier;
 }
 
 /**
- * Card payments: the PaymentIntent for a booking token (amount + the 1.7% card surcharge), Stripe's webhook events
+ * Card payments: the PaymentIntent for a booking token (amount + the card surcharge at the quote's rate), Stripe's webhook events
  * and the labelled test mode's card confirmations, each applied exactly once; a succeeded payment makes the prepaid
  * booking's paid invoice.
  */
@@ -132,8 +145,12 @@ export class Payments {
       throw Object.assign(paymentSetupFailed(), { cause: new Error('booking amount is not money') });
     if (amount.cents <= 0n)
       throw badRequest('This booking has no amount to pay online', undefined, 'nothing_to_pay');
-    // The booking's price plus the 1.7% card surcharge (kernel rule, half-up to the cent).
-    const amounts = withCardSurcharge(amount.cents);
+    // The booking's price plus the card surcharge at the rate the quote was given at (booking stores it with the
+    // prepaid quote; kernel rule, half-up to the cent). A booking service too old to send it quoted at 1.70%.
+    const rate = booking.cardSurchargeRate === undefined ? DEFAULT_CARD_SURCHARGE_BP : parseSurchargeRate(booking.cardSurchargeRate);
+    if (rate === undefined)
+      throw Object.assign(paymentSetupFailed(), { cause: new Error('booking sent no valid surcharge rate') });
+    const amounts = withCardSurcharge(amount.cents, rate);
     if (!fitsMoneyColumn(amounts.total))
       throw Object.assign(paymentSetupFailed(), { cause: new Error('booking amount too large') });
 
@@ -154,6 +171,7 @@ export class Payments {
           jobId: booking.jobId ?? '',
           originalAmount: formatMoney(amounts.original),
           surchargeAmount: formatMoney(amounts.surcharge),
+          surchargeRate: rateColumn(rate),
         },
         ...(booking.customer?.email ? { receiptEmail: booking.customer.email } : {}),
       });
@@ -167,6 +185,7 @@ export class Payments {
     const columns = {
       originalAmount: formatMoney(amounts.original),
       surchargeAmount: formatMoney(amounts.surcharge),
+      surchargeRate: rateColumn(rate),
       totalAmount: formatMoney(amounts.total),
       providerIntentId: intent.id,
       clientSecret: intent.clientSecret,
@@ -226,7 +245,26 @@ export class Payments {
       { stripeEventId: event.id, type: event.type, outcome: outcome.kind },
       'stripe event',
     );
+    if (!(await this.afterInvoicePayment(event, outcome)))
+      // The invoice is paid (committed), but its receipt could not be queued or a second payment not refunded:
+      // Stripe delivers the event again, and the redelivery (a duplicate) does what is left.
+      throw serviceUnavailable(
+        'The payment was recorded; a follow-up step failed and will be retried',
+        30,
+        'follow_up_failed',
+      );
     return { ...outcome, eventId: event.id };
+  }
+
+  /** The receipt and a second payment's refund, after an invoice payment's event committed (also on a replay). */
+  private async afterInvoicePayment(event: ProviderEvent, outcome: EventOutcome): Promise<boolean> {
+    if (outcome.kind === 'invoice-paid' || outcome.kind === 'invoice-already-paid')
+      return this.deps.invoicePay.afterSucceeded(outcome.payment.id);
+    if (outcome.kind === 'duplicate' && event.type === 'payment_intent.succeeded') {
+      const payment = await findPaymentByIntent(this.deps.db, event.data.object.id);
+      if (payment?.customerInvoiceId) return this.deps.invoicePay.afterSucceeded(payment.id);
+    }
+    return true;
   }
 
   /** Test-card confirmations exist in test mode only (404 otherwise, before anything else is looked at). */
@@ -261,7 +299,10 @@ export class Payments {
           amount_received: card.outcome === 'succeeded' ? total : 0,
           currency: 'aud',
           status: card.outcome === 'succeeded' ? 'succeeded' : 'requires_payment_method',
-          metadata: { paymentId: payment.id },
+          metadata: {
+            paymentId: payment.id,
+            ...(payment.customerInvoiceId ? { invoiceId: payment.customerInvoiceId } : {}),
+          },
           last_payment_error:
             card.outcome === 'declined'
               ? {
@@ -274,7 +315,12 @@ export class Payments {
       },
     };
     const outcome = await this.applyProviderEvent(event);
-    if (outcome.kind === 'succeeded') return { kind: 'succeeded', payment: outcome.payment };
+    if (!(await this.afterInvoicePayment(event, outcome)))
+      this.deps.logger.error({ paymentId: payment.id }, 'test-mode invoice payment: a follow-up step failed');
+    if (outcome.kind === 'invoice-already-paid')
+      throw conflict('This invoice has already been paid', undefined, 'already_paid');
+    if (outcome.kind === 'succeeded' || outcome.kind === 'invoice-paid')
+      return { kind: 'succeeded', payment: outcome.payment };
     if (card.outcome === 'declined') return { kind: 'declined', payment, card };
     throw new HttpError(409, 'The payment could not be confirmed', 'payment_not_confirmed');
   }
@@ -313,6 +359,8 @@ export class Payments {
       const now = this.deps.clock();
       switch (event.type) {
         case 'payment_intent.succeeded':
+          // An invoice's payment (its pay link): the invoice is paid once, whatever the event's metadata says.
+          if (payment.customerInvoiceId) return this.deps.invoicePay.applySucceeded(tx, payment, now);
           return this.succeed(tx, payment, now);
         case 'payment_intent.payment_failed':
           return this.fail(tx, payment, now, event);
@@ -370,6 +418,9 @@ export class Payments {
       failureCode,
       failureMessage,
     });
+    // An invoice's payment: nothing for booking to hear (PaymentFailed is about a booking's checkout); the pay page
+    // shows the decline and the customer tries another card on the same intent.
+    if (updated.customerInvoiceId) return { kind: 'failed', payment: updated, failureCode, failureMessage };
     await this.deps.events.emit(tx, PaymentFailed, {
       paymentId: updated.id,
       paymentIntentId: updated.providerIntentId,

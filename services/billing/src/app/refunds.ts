@@ -101,6 +101,7 @@ export class Refunds {
       refund: cents(data.refund),
       fee: cents(data.fee),
       feeWaived: data.feeWaived,
+      kind: data.kind ?? 'cancellation',
     };
     const intentId = data.paymentIntentId ?? null;
     const plan = refundPlan(terms);
@@ -152,8 +153,15 @@ export class Refunds {
         'cancelled prepaid booking has no paid invoice in billing: staff to check',
       );
     log.info(
-      { jobId: data.jobId, band: data.band, refund: data.refund, fee: data.fee, invoices: outcome },
-      'booking cancellation applied',
+      {
+        jobId: data.jobId,
+        kind: terms.kind,
+        band: data.band,
+        refund: data.refund,
+        fee: data.fee,
+        invoices: outcome,
+      },
+      terms.kind === 'no_show' ? 'booking no-show applied' : 'booking cancellation applied',
     );
   }
 

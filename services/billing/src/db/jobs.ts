@@ -1,8 +1,8 @@
 import type { BookingCreatedV1Data } from '@tyres/events';
 import { dateToDb } from '@tyres/kernel';
-import type { JobChange } from '../domain/job-projection';
+import { EDITED_BOOKING_FIELDS, type JobChange } from '../domain/job-projection';
 import type { Db, Tx } from './client';
-import type { JobSnapshot } from './generated/client';
+import { Prisma, type JobSnapshot } from './generated/client';
 
 /** Queries of the job projection (job_snapshots); the rules of what an event changes are domain/job-projection's. */
 
@@ -36,12 +36,23 @@ export async function upsertJobFromBooking(tx: Tx, data: BookingCreatedV1Data): 
     vehicleColor: data.vehicle.color ?? null,
     vehicleRegistration: data.vehicle.registration,
     bookedAt: new Date(data.createdAt),
+    // Issue 19: the quote's lines as booked (invoice lines follow them); DbNull for older events and callback quotes.
+    quoteLines: data.quote ? (data.quote as Prisma.InputJsonValue) : Prisma.DbNull,
   };
-  await tx.jobSnapshot.upsert({
-    where: { jobId: data.jobId },
-    create: { jobId: data.jobId, ...details },
-    update: details,
+  // A new job (the usual case) is one statement; a replayed or re-emitted BookingCreated finds the row and updates it.
+  const { count } = await tx.jobSnapshot.createMany({
+    data: [{ jobId: data.jobId, ...details }],
+    skipDuplicates: true,
   });
+  if (count === 1) return;
+  // An edited job (issue 19) keeps its edited fields: the admin's edit is newer than any booking detail.
+  const existing = await tx.jobSnapshot.findUniqueOrThrow({
+    where: { jobId: data.jobId },
+    select: { editVersion: true },
+  });
+  const update: Partial<typeof details> = { ...details };
+  if (existing.editVersion > 0) for (const field of EDITED_BOOKING_FIELDS) delete update[field];
+  await tx.jobSnapshot.update({ where: { jobId: data.jobId }, data: update });
 }
 
 export async function updateJob(tx: Tx, jobId: string, change: JobChange): Promise<void> {

@@ -44,6 +44,15 @@ describe('cancellation: what billing does with the final terms', () => {
     expect(cancellationInvoicePlan({ ...onsite, refundPercent: 100, fee: 0n })).toEqual({ kind: 'nothing' });
   });
 
+  it('a no-show is charged in full: pay on site, a draft "No-show charge" for the price; prepaid, nothing back', () => {
+    expect(
+      cancellationInvoicePlan({ ...onsite, kind: 'no_show', refundPercent: 0, refund: 0n, fee: 48780n }),
+    ).toEqual({ kind: 'draft-fee-invoice', fee: 48780n, description: 'No-show charge' });
+    const prepaidNoShow = { ...prepaid, kind: 'no_show' as const, refundPercent: 0, refund: 0n, fee: 16270n };
+    expect(refundPlan(prepaidNoShow)).toEqual({ kind: 'none' });
+    expect(cancellationInvoicePlan(prepaidNoShow)).toEqual({ kind: 'keep-paid-invoice' });
+  });
+
   it('refund statuses only move forward; a failed refund can still succeed after a retry', () => {
     expect(nextRefundStatus('requested', 'pending')).toBe('pending');
     expect(nextRefundStatus('pending', 'succeeded')).toBe('succeeded');

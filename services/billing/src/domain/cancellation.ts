@@ -12,6 +12,9 @@ import type { Cents } from '@tyres/kernel';
  *   - nothing refunded → the paid invoice stands (the business keeps the whole charge for the booked work).
  * Pay on site: a fee that is not waived → a draft tax-inclusive "Cancellation fee" invoice to be sent; waived or
  * nothing owed → no invoice.
+ * A no-show (kind no_show: staff marked the customer absent once the slot had started) is charged in full by the
+ * kernel's noShowTerms: pay on site → a draft "No-show charge" invoice for the whole price; prepaid → nothing
+ * refunded, the paid invoice stands.
  */
 export interface CancellationTermsInput {
   paymentMethod: 'onsite' | 'prepaid';
@@ -19,7 +22,11 @@ export interface CancellationTermsInput {
   refund: Cents;
   fee: Cents;
   feeWaived: boolean;
+  /** What ended the booking (BookingCancelled.kind); absent: a cancellation. */
+  kind?: 'cancellation' | 'no_show';
 }
+
+export const NO_SHOW_CHARGE = 'No-show charge';
 
 export type CancellationRefundPlan = { kind: 'none' } | { kind: 'refund'; amount: Cents };
 
@@ -53,7 +60,11 @@ export function cancellationInvoicePlan(terms: CancellationTermsInput): Cancella
     };
   }
   if (fee === 0n) return { kind: 'nothing' };
-  return { kind: 'draft-fee-invoice', fee, description: 'Cancellation fee' };
+  return {
+    kind: 'draft-fee-invoice',
+    fee,
+    description: terms.kind === 'no_show' ? NO_SHOW_CHARGE : 'Cancellation fee',
+  };
 }
 
 /** The refund statuses in the order they move: a later webhook never takes a refund back to an earlier one. */

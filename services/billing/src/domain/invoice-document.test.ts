@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Decimal } from './money';
 import type { InvoiceWithJobAndItems } from '../db/customer-invoices';
 import { invoiceDocument, invoiceFilename, invoiceTotalsText } from './invoice-document';
-import { invoiceEmailContent } from './invoice-email';
+import { invoiceEmailContent, receiptEmailContent } from './invoice-email';
 
 const invoice = (): InvoiceWithJobAndItems => {
   const id = randomUUID();
@@ -74,6 +74,8 @@ const invoice = (): InvoiceWithJobAndItems => {
       completedAt: null,
       deletedAt: null,
       cancellationEventId: null,
+      editVersion: 0,
+      quoteLines: null,
       bookedAt: now,
       updatedAt: now,
     },
@@ -242,5 +244,72 @@ describe('invoice document', () => {
     ).text;
     expect(paid).toContain('Lines marked (GST-free) carry no GST.');
     expect(paid).toContain('Paid - thank you.');
+  });
+});
+
+describe('"Pay now" link and receipt (issue 18)', () => {
+  const business = {
+    name: 'Biz',
+    abn: '12 345 678 901',
+    phone: '08 1234 5678',
+    email: 'a@b.c',
+    address: 'Perth',
+    website: '',
+  };
+  const url = 'https://tyres.example.com.au/pay/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
+
+  it('the email and the PDF of an unpaid invoice carry the link; a paid one does not', () => {
+    const email = invoiceEmailContent(invoice(), business, url);
+    expect(email.text).toContain(`Pay now by card: ${url}`);
+    // The rate can change before the customer pays: the pay page shows the one in force, the email no figure.
+    expect(email.text).toContain('(A card surcharge applies to card payments: the page shows it before you pay.)');
+    expect(email.text).not.toContain('1.7%');
+    expect(email.html).toContain(`href="${url}"`);
+    expect(email.html).toContain('>Pay now</a>');
+    expect(JSON.stringify(invoiceDocument(invoice(), business, '2026-11-21', url))).toContain(url);
+    const paid = { ...invoice(), status: 'paid', paidAt: new Date('2026-11-22T02:00:00Z') };
+    expect(invoiceEmailContent(paid, business, url).text).not.toContain('Pay now');
+    expect(JSON.stringify(invoiceDocument(paid, business, '2026-11-22', url))).not.toContain(url);
+    expect(invoiceEmailContent(invoice(), business).text).not.toContain('Pay now');
+  });
+
+  it('the receipt shows the card surcharge separately with its GST', () => {
+    const receipt = receiptEmailContent(
+      invoice(),
+      {
+        originalAmount: new Decimal('805.80'),
+        surchargeAmount: new Decimal('13.70'),
+        surchargeGstAmount: new Decimal('1.25'),
+        totalAmount: new Decimal('819.50'),
+        providerIntentId: 'pi_123',
+        succeededAt: new Date('2026-11-25T17:00:00Z'),
+      },
+      business,
+    );
+    expect(receipt.subject).toBe('Payment receipt for invoice INV-000123 from Biz');
+    expect(receipt.text).toContain('Hi Jane,');
+    // Paid at 1 am Perth time on the 26th.
+    expect(receipt.text).toContain('tax invoice INV-000123 on 26 Nov 2026.');
+    expect(receipt.text).toContain('Invoice amount: $805.80');
+    expect(receipt.text).toContain('Card surcharge (1.7%, includes GST of $1.25): $13.70');
+    expect(receipt.text).toContain('Total paid by card: $819.50');
+    expect(receipt.text).toContain('Payment reference: pi_123');
+  });
+
+  it('the receipt names the rate the payment was charged at (stored with it), not a constant', () => {
+    const receipt = receiptEmailContent(
+      invoice(),
+      {
+        originalAmount: new Decimal('805.80'),
+        surchargeAmount: new Decimal('12.09'),
+        surchargeGstAmount: new Decimal('1.10'),
+        surchargeRate: new Decimal('1.50'),
+        totalAmount: new Decimal('817.89'),
+        providerIntentId: 'pi_456',
+        succeededAt: new Date('2026-11-25T17:00:00Z'),
+      },
+      business,
+    );
+    expect(receipt.text).toContain('Card surcharge (1.5%, includes GST of $1.10): $12.09');
   });
 });

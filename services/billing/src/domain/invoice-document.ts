@@ -1,4 +1,10 @@
-import { AMOUNT_TYPE_LABEL, dateFromDb, formatAud, perthDate, type AmountType } from '@tyres/kernel';
+import {
+  AMOUNT_TYPE_LABEL,
+  dateFromDb,
+  formatAud,
+  perthDate,
+  type AmountType,
+} from '@tyres/kernel';
 import { ACCEPTED_PAYMENT_METHODS, PAYMENT_METHODS_NOTE, type CustomerInvoiceStatus } from './constants';
 import { formatLongDate, type IsoDate } from './dates';
 import { effectiveStatus } from './invoice-status';
@@ -86,6 +92,8 @@ export function invoiceDocument(
   invoice: InvoiceWithJobAndItems,
   business: BusinessDetails,
   today: IsoDate,
+  /** The invoice's "Pay now" link (issue 18), when it can be paid online. */
+  payUrl?: string,
 ): object {
   const job = invoice.job;
   const dueDate = invoice.dueDate && dateFromDb(invoice.dueDate);
@@ -225,6 +233,18 @@ export function invoiceDocument(
       invoice.paymentIntentId
         ? { text: `Paid by card at booking (payment reference ${invoice.paymentIntentId}).` }
         : '',
+      ...(payUrl && status !== 'paid' && status !== 'cancelled'
+        ? [
+            { text: 'PAY NOW ONLINE', style: 'label', margin: [0, 8, 0, 0] },
+            {
+              text: [
+                'Pay now by card: ',
+                { text: payUrl, link: payUrl, color: '#1d4ed8', decoration: 'underline' },
+                ' (a card surcharge applies: the page shows it before you pay).',
+              ],
+            },
+          ]
+        : []),
       { text: 'PAYMENT METHODS', style: 'label', margin: [0, 8, 0, 0] },
       { text: `We accept ${ACCEPTED_PAYMENT_METHODS.join(', ')}. ${PAYMENT_METHODS_NOTE}` },
       { text: `Please quote ${invoice.invoiceNumber} with your payment.` },

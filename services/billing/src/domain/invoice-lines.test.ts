@@ -1,6 +1,7 @@
 import { cardSurcharge, formatMoney, invoiceTotals, toCents } from '@tyres/kernel';
 import {
   buildInvoiceLines,
+  parseJobQuote,
   prepaidInvoiceLines,
   type GeneratedLine,
   type JobForInvoice,
@@ -289,5 +290,89 @@ describe("a prepaid booking's invoice (made when the card payment succeeds)", ()
       ['Battery Service (Quote on site)', 'battery', 1, '0.29', '0.29'],
       ['Paid online at booking - thank you', 'note', 1, '0.00', '0.00'],
     ]);
+  });
+});
+
+describe('invoice lines from the quote the job was booked at (issue 19 price list)', () => {
+  // Callout raised to 99.80 by an admin; 4 tyres at 120 each: what the kernel quoted at booking.
+  const stored = {
+    lines: [
+      { code: 'tyre', description: '205/55R16 tyres (4)', amount: '480.00' },
+      { code: 'fitting', description: 'Fitting (4)', amount: '100.00' },
+      { code: 'balancing', description: 'Balancing (4)', amount: '60.00' },
+      { code: 'callout', description: 'Callout fee', amount: '99.80' },
+    ],
+    subtotal: '739.80',
+    discount: '0.00',
+    total: '739.80',
+  };
+
+  it('shows the quoted fees (the new callout), not the code constants, and adds up to the quoted total', () => {
+    const lines = buildInvoiceLines(job({ customerValue: '739.80', quote: parseJobQuote(stored) }));
+    expect(rows(lines)).toEqual([
+      ['Mobile callout fee', 'callout', 1, '99.80', '99.80'],
+      ['New tyre 205/55R16', 'tyre', 4, '120.00', '480.00'],
+      ['Tyre fitting', 'labour', 4, '25.00', '100.00'],
+      ['Wheel balancing', 'labour', 4, '15.00', '60.00'],
+    ]);
+    expect(totals(lines)).toEqual({ total: '739.80', gst: '67.25', exGst: '672.55' });
+  });
+
+  it('without a stored quote (an older booking) the code split still stands, with its "Additional services"', () => {
+    const lines = buildInvoiceLines(job({ serviceType: 'puncture-repair', customerValue: '139.80' }));
+    expect(rows(lines)).toContainEqual(['Additional services', 'labour', 1, '10.00', '10.00']);
+    const quoted = buildInvoiceLines(
+      job({
+        serviceType: 'puncture-repair',
+        customerValue: '139.80',
+        quote: parseJobQuote({
+          lines: [
+            { code: 'puncture-repair', description: 'Puncture repair', amount: '40.00' },
+            { code: 'callout', description: 'Callout fee', amount: '99.80' },
+          ],
+          subtotal: '139.80',
+          discount: '0.00',
+          total: '139.80',
+        }),
+      }),
+    );
+    expect(rows(quoted)).toEqual([
+      ['Mobile callout fee', 'callout', 1, '99.80', '99.80'],
+      ['Puncture repair', 'labour', 1, '40.00', '40.00'],
+    ]);
+  });
+
+  it('a prepaid quote shows its discount on the callout line and the card surcharge', () => {
+    const quote = parseJobQuote({ ...stored, discount: '30.00', total: '709.80' });
+    const lines = prepaidInvoiceLines(job({ paymentMethod: 'prepaid', quote }), {
+      originalAmount: toCents('709.80'),
+      surchargeAmount: cardSurcharge(toCents('709.80')),
+    });
+    expect(rows(lines)[0]).toEqual([
+      'Mobile callout fee (less $30.00 prepaid online discount)',
+      'callout',
+      1,
+      '69.80',
+      '69.80',
+    ]);
+    const paid = lines.reduce((s, l) => s + l.totalPrice, 0n);
+    expect(paid).toBe(toCents('709.80') + cardSurcharge(toCents('709.80')));
+  });
+
+  it('a staff price edit keeps the quoted lines and sums exactly: a rise adds a line, a drop lowers the first lines', () => {
+    const quote = parseJobQuote(stored);
+    const up = buildInvoiceLines(job({ customerValue: '750.01', quote }));
+    expect(rows(up).at(-1)).toEqual(['Additional services', 'labour', 1, '10.21', '10.21']);
+    expect(totals(up).total).toBe('750.01');
+    const down = buildInvoiceLines(job({ customerValue: '700.00', quote }));
+    expect(rows(down)[0]).toEqual(['Mobile callout fee', 'callout', 1, '60.00', '60.00']);
+    expect(totals(down).total).toBe('700.00');
+  });
+
+  it('a malformed stored quote is ignored (fallback split)', () => {
+    expect(parseJobQuote({ lines: [{ code: 'x', description: 'y', amount: 'abc' }], discount: '0.00' })).toBe(
+      undefined,
+    );
+    expect(parseJobQuote(null)).toBe(undefined);
   });
 });

@@ -1,10 +1,12 @@
 import {
-  CARD_SURCHARGE_LINE,
+  cardSurchargeLine,
   formatMoney,
+  toCents,
   lineAmount,
   PRICE_LIST,
   type Cents,
   type ServiceType,
+  type SurchargeRate,
 } from '@tyres/kernel';
 import { MAX_TYRES_PER_JOB, type LineItemCategory } from './constants';
 
@@ -20,6 +22,33 @@ export interface JobForInvoice {
   customerValue: Cents;
   paymentMethod: 'onsite' | 'prepaid' | string;
   paymentStatus: string;
+  /** The quote the job was booked at (BookingCreated `quote`, issue 19); absent for older bookings. */
+  quote?: JobQuote | null;
+}
+
+/** The quote a job was booked at, in cents (its lines GST-inclusive, before the prepaid discount). */
+export interface JobQuote {
+  lines: { code: string; description: string; amount: Cents }[];
+  discount: Cents;
+}
+
+/** A stored quote (job_snapshots.quote_lines JSON, money strings) in cents; undefined when absent or malformed. */
+export function parseJobQuote(value: unknown): JobQuote | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const q = value as { lines?: unknown; discount?: unknown };
+  if (!Array.isArray(q.lines) || q.lines.length === 0 || typeof q.discount !== 'string') return undefined;
+  try {
+    return {
+      lines: q.lines.map((l: { code: string; description: string; amount: string }) => ({
+        code: String(l.code),
+        description: String(l.description),
+        amount: toCents(l.amount),
+      })),
+      discount: toCents(q.discount),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** One line of a generated invoice. Amounts include GST: generated invoices are tax inclusive. */
@@ -92,7 +121,70 @@ function tyreDescription(job: JobForInvoice): string {
  * (first lines first, never below 0). With no value yet (callback quotes) the price list stands, tyres at 0 for
  * staff to price.
  */
+/** Invoice order of the quote's line codes (callout first, like the code's split). */
+const CODE_ORDER = ['callout', 'tyre', 'fitting', 'balancing', 'puncture-repair', 'battery', 'other'];
+
+/** The quote's lines as invoice lines (per tyre where the amount divides), in the invoice's usual order. */
+function quotedLines(job: JobForInvoice, quote: JobQuote): GeneratedLine[] {
+  const tyres = Math.min(MAX_TYRES_PER_JOB, Math.max(1, job.tyreQuantity ?? 1));
+  const rank = (code: string) => {
+    const i = CODE_ORDER.indexOf(code);
+    return i < 0 ? CODE_ORDER.length : i;
+  };
+  return [...quote.lines]
+    .sort((a, b) => rank(a.code) - rank(b.code))
+    .map((q) => {
+      switch (q.code) {
+        case 'callout':
+          return line(
+            job.serviceType === 'emergency-callout' ? 'Emergency callout fee' : 'Mobile callout fee',
+            'callout',
+            1,
+            q.amount,
+          );
+        case 'tyre':
+          return repriced(line(tyreDescription(job), 'tyre', tyres, 0n), q.amount);
+        case 'fitting':
+          return repriced(line('Tyre fitting', 'labour', tyres, 0n), q.amount);
+        case 'balancing':
+          return repriced(line('Wheel balancing', 'labour', tyres, 0n), q.amount);
+        case 'puncture-repair':
+          return line('Puncture repair', 'labour', 1, q.amount);
+        case 'battery':
+          return line(q.description, 'battery', 1, q.amount);
+        default:
+          return line(q.description, 'labour', 1, q.amount);
+      }
+    });
+}
+
+/**
+ * The lines of a job booked with a quote (issue 19): the fees as quoted (the price list in force then), the prepaid
+ * discount on the callout line, and, when staff changed the price since (JobUpdated), the difference as an
+ * "Additional services" line (a rise) or taken off the lines first to last (a drop): they always add up to the value.
+ */
+function quotePriceLines(job: JobForInvoice, quote: JobQuote): GeneratedLine[] {
+  let lines = quotedLines(job, quote);
+  if (quote.discount > 0n) {
+    const i = lines.findIndex((l) => l.category === 'callout' && l.totalPrice >= quote.discount);
+    const callout = lines[i];
+    if (callout)
+      lines[i] = line(
+        `${callout.description} (less $${formatMoney(quote.discount)} prepaid online discount)`,
+        'callout',
+        1,
+        callout.totalPrice - quote.discount,
+      );
+    else lines.push(line('Prepaid online discount', 'labour', 1, -quote.discount));
+  }
+  const diff = job.customerValue - sum(lines);
+  if (diff > 0n) lines.push(line('Additional services', 'labour', 1, diff));
+  else if (diff < 0n) lines = reduceLines(lines, -diff);
+  return lines;
+}
+
 function priceLines(job: JobForInvoice): GeneratedLine[] {
+  if (job.quote && job.quote.lines.length > 0) return quotePriceLines(job, job.quote);
   const value = job.customerValue;
   let lines: GeneratedLine[] = [];
   // The line that takes the job's value beyond the fixed fees (priced on the day or at booking).
@@ -161,8 +253,10 @@ export function buildInvoiceLines(job: JobForInvoice): GeneratedLine[] {
 export interface CardPayment {
   /** The booking's price (after the prepayment discount), GST-inclusive. */
   originalAmount: Cents;
-  /** The 1.7% card surcharge (kernel cardSurcharge, stored with the payment). */
+  /** The card surcharge (kernel cardSurcharge at the payment's rate, stored with the payment). */
   surchargeAmount: Cents;
+  /** The rate it was charged at (basis points; the payment row's surcharge_rate); 1.70% when omitted. */
+  surchargeRate?: SurchargeRate;
 }
 
 /**
@@ -173,7 +267,7 @@ export interface CardPayment {
 export function prepaidInvoiceLines(job: JobForInvoice, payment: CardPayment): GeneratedLine[] {
   const lines = priceLines({ ...job, customerValue: payment.originalAmount, paymentMethod: 'prepaid' });
   if (payment.surchargeAmount > 0n)
-    lines.push(line(CARD_SURCHARGE_LINE, 'surcharge', 1, payment.surchargeAmount));
+    lines.push(line(cardSurchargeLine(payment.surchargeRate), 'surcharge', 1, payment.surchargeAmount));
   lines.push(line(PAID_ONLINE_NOTE, 'note', 1, 0n));
   return lines;
 }

@@ -1,4 +1,11 @@
-import { assignmentChange, completion, reschedule, statusChange, type ProjectedJob } from './job-projection';
+import {
+  assignmentChange,
+  completion,
+  jobEdit,
+  reschedule,
+  statusChange,
+  type ProjectedJob,
+} from './job-projection';
 
 const t = (iso: string) => new Date(`2026-11-24T${iso}:00.000Z`);
 const job = (over: Partial<ProjectedJob> = {}): ProjectedJob => ({
@@ -72,5 +79,36 @@ describe('job projection: an older event never overwrites a newer one', () => {
         assignedTechnicianId: 'b',
       }),
     ).toEqual({ scheduledDate: '2026-12-01', timeSlot: '2-4 PM' });
+  });
+});
+
+describe('jobEdit (issue 19)', () => {
+  const base = { status: 'completed', statusAt: null, assignmentAt: null, completedAt: null };
+  const edit = {
+    version: 2,
+    customerValue: '189.50',
+    address: '2 Hay St',
+    suburb: 'Perth',
+    postcode: '6000',
+    notes: null,
+    tyreSize: null,
+    tyreQuantity: null,
+    tyreBrand: null,
+    vehicle: { make: 'Toyota', model: 'Corolla', year: 2018, registration: '1ABC234' },
+  };
+
+  it('applies a newer version with every edited value', () => {
+    expect(jobEdit({ ...base, editVersion: 1 }, edit)).toMatchObject({
+      editVersion: 2,
+      customerValue: '189.50',
+      address: '2 Hay St',
+      vehicleColor: null,
+      vehicleRegistration: '1ABC234',
+    });
+  });
+
+  it('ignores a version already applied or older (late delivery)', () => {
+    expect(jobEdit({ ...base, editVersion: 2 }, edit)).toEqual({});
+    expect(jobEdit({ ...base, editVersion: 3 }, edit)).toEqual({});
   });
 });

@@ -8,6 +8,8 @@
 /** What the rules read of the projected job. */
 export interface ProjectedJob {
   status: string;
+  /** The highest JobUpdated version applied (0 = never edited). */
+  editVersion?: number;
   statusAt: Date | null;
   assignmentAt: Date | null;
   completedAt: Date | null;
@@ -22,6 +24,21 @@ export interface JobChange {
   assignmentAt?: Date;
   scheduledDate?: string;
   timeSlot?: string;
+  // Issue 19: an admin's edit (JobUpdated).
+  editVersion?: number;
+  customerValue?: string;
+  address?: string;
+  suburb?: string;
+  postcode?: string;
+  notes?: string | null;
+  tyreSize?: string | null;
+  tyreQuantity?: number | null;
+  tyreBrand?: string | null;
+  vehicleMake?: string;
+  vehicleModel?: string;
+  vehicleYear?: number;
+  vehicleColor?: string | null;
+  vehicleRegistration?: string;
 }
 
 /** An event at `at` is as new as what set the field (or newer): it applies. Equal times apply (a replay is a no-op). */
@@ -76,3 +93,59 @@ export function reschedule(
     ...assignment(job, event.at, event.assignedTechnicianId),
   };
 }
+
+/** What JobUpdated carries (every editable field's value after the edit). */
+export interface JobEdit {
+  version: number;
+  customerValue: string;
+  address: string;
+  suburb: string;
+  postcode: string;
+  notes: string | null;
+  tyreSize: string | null;
+  tyreQuantity: number | null;
+  tyreBrand: string | null;
+  vehicle: { make: string; model: string; year: number; color?: string | null; registration: string };
+}
+
+/**
+ * JobUpdated (issue 19): the edited values when this version is newer than the one applied (edit versions of a job
+ * only grow, and each carries every editable field, so the newest alone is the truth and an older one delivered late
+ * changes nothing). The next generated invoice uses the new price and tyre details.
+ */
+export function jobEdit(job: ProjectedJob, edit: JobEdit): JobChange {
+  if (edit.version <= (job.editVersion ?? 0)) return {};
+  return {
+    editVersion: edit.version,
+    customerValue: edit.customerValue,
+    address: edit.address,
+    suburb: edit.suburb,
+    postcode: edit.postcode,
+    notes: edit.notes,
+    tyreSize: edit.tyreSize,
+    tyreQuantity: edit.tyreQuantity,
+    tyreBrand: edit.tyreBrand,
+    vehicleMake: edit.vehicle.make,
+    vehicleModel: edit.vehicle.model,
+    vehicleYear: edit.vehicle.year,
+    vehicleColor: edit.vehicle.color ?? null,
+    vehicleRegistration: edit.vehicle.registration,
+  };
+}
+
+/** The booking details an edited job keeps when BookingCreated is replayed (the edit is newer than the booking). */
+export const EDITED_BOOKING_FIELDS = [
+  'customerValue',
+  'address',
+  'suburb',
+  'postcode',
+  'notes',
+  'tyreSize',
+  'tyreQuantity',
+  'tyreBrand',
+  'vehicleMake',
+  'vehicleModel',
+  'vehicleYear',
+  'vehicleColor',
+  'vehicleRegistration',
+] as const;

@@ -10,6 +10,7 @@ import {
   type JobDeleted,
   type JobRescheduled,
   type JobStatusChanged,
+  type JobUpdated,
 } from '@tyres/events';
 import type { JobProjection } from '../app/jobs';
 import type { Refunds } from '../app/refunds';
@@ -31,6 +32,7 @@ export interface BillingHandlers {
   jobRescheduled: EventHandler<EventOf<typeof JobRescheduled>>;
   jobDeleted: EventHandler<EventOf<typeof JobDeleted>>;
   jobStatusChanged: EventHandler<EventOf<typeof JobStatusChanged>>;
+  jobUpdated: EventHandler<EventOf<typeof JobUpdated>>;
   bookingCancelled: EventHandler<EventOf<typeof BookingCancelled>>;
 }
 
@@ -71,6 +73,7 @@ export function billingHandlers(deps: {
     jobCompleted: inbox.handler('billing.jobs.completed', (tx, event) => jobs.completed(tx, event)),
     jobRescheduled: inbox.handler('billing.jobs.rescheduled', (tx, event) => jobs.rescheduled(tx, event)),
     jobDeleted: inbox.handler('billing.jobs.deleted', (tx, event) => jobs.deleted(tx, event)),
+    jobUpdated: inbox.handler('billing.jobs.updated', (tx, event) => jobs.updated(tx, event)),
     jobStatusChanged: waking(
       inbox.handler<EventOf<typeof JobStatusChanged>>('billing.jobs.statusChanged', (tx, event, ctx) =>
         jobs.statusChanged(tx, event, ctx.logger),

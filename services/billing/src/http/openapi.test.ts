@@ -56,6 +56,8 @@ const job: JobSnapshot = {
   completedAt: at,
   deletedAt: null,
   cancellationEventId: null,
+  editVersion: 0,
+  quoteLines: null,
   bookedAt: at,
   updatedAt: at,
 };

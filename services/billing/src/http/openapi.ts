@@ -14,8 +14,10 @@ import {
   JOB_NOT_FOUND,
   SAVE_INVOICE_FIRST,
 } from '../app/customer-invoices';
-import { ADD_LINE_ITEM } from '../app/invoice-documents';
+import { ADD_LINE_ITEM, CUSTOMER_ERASED_NO_EMAIL } from '../app/invoice-documents';
 import { MAX_LINE_QUANTITY } from '../domain/constants';
+import { PAY_MSG } from '../domain/pay-invoice';
+import { surchargeRateUnavailable } from './booking-client';
 import { TEST_CARDS_HELP } from '../domain/test-cards';
 import {
   createExpenseSchema,
@@ -194,6 +196,11 @@ const PaymentIntentSchema = z
   .strictObject({
     clientSecret: z.string(),
     originalAmount: MoneySchema,
+    surchargeRate: z.string().meta({
+      example: '1.7%',
+      description:
+        'The card surcharge rate this payment is charged at, stored with it: the rate in force when the amount was shown (a prepaid quote: when quoted; an invoice: when this intent was made).',
+    }),
     surchargeAmount: MoneySchema,
     totalAmount: MoneySchema,
     message: z
@@ -210,7 +217,11 @@ const PaymentConfigSchema = z
   .strictObject({
     mode: z.enum(['live', 'test']),
     testMode: z.boolean(),
-    surchargeRate: z.string().meta({ example: '0.017' }),
+    surchargeRate: z.string().meta({
+      example: '0.017',
+      description:
+        'The seeded rate as a fraction, kept for old clients. The rate charged is on the price list and comes with each payment intent (surchargeRate).',
+    }),
     message: z.string().optional().meta({ description: 'Test mode only.' }),
     confirmUrl: z
       .literal('/api/payments/test-mode/confirm')
@@ -243,11 +254,70 @@ const WebhookReceivedSchema = z
     duplicate: z
       .boolean()
       .meta({ description: 'The event id was seen before: acknowledged without a second effect.' }),
-    outcome: z.enum(['duplicate', 'ignored', 'succeeded', 'failed', 'canceled', 'refund']),
+    outcome: z.enum([
+      'duplicate',
+      'ignored',
+      'succeeded',
+      'failed',
+      'canceled',
+      'refund',
+      'invoice-paid',
+      'invoice-already-paid',
+    ]),
   })
   .meta({ id: 'StripeWebhookReceived' });
 
+// ---------------------------------------------------------------------------- paying an invoice online (issue 18)
+
+const payTokenPath = z.object({
+  token: z.string().meta({ description: 'The pay link’s token (from the invoice email or PDF)' }),
+});
+
+const PayInvoiceLineSchema = z.strictObject({
+  description: z.string(),
+  quantity: z.number().int(),
+  unitPrice: MoneySchema,
+  totalPrice: MoneySchema,
+  gstFree: z.boolean(),
+});
+
+const PayInvoiceSchema = z
+  .strictObject({
+    invoiceNumber: z.string().meta({ example: 'INV-2026-000123' }),
+    invoiceDate: z.string().meta({ example: '2026-11-25' }),
+    dueDate: z.string().nullable(),
+    customerFirstName: z.string().meta({ description: 'The only personal data the page shows.' }),
+    status: z.enum(['unpaid', 'overdue', 'paid', 'cancelled']),
+    amountType: z.enum(['inclusive', 'exclusive']),
+    lines: z.array(PayInvoiceLineSchema),
+    subtotalAmount: MoneySchema,
+    gstAmount: MoneySchema,
+    totalAmount: MoneySchema,
+    surchargeRate: z.string().meta({
+      example: '1.7%',
+      description: 'The card surcharge rate in force now (booking price list); empty once paid or cancelled.',
+    }),
+    surchargeAmount: MoneySchema.meta({
+      description:
+        'What paying by card adds, GST included (the rate in force, half-up, kernel rule); 0.00 once paid or cancelled.',
+    }),
+    surchargeGstAmount: MoneySchema.meta({
+      description: 'The GST in surchargeAmount (the surcharge is taxable).',
+    }),
+    amountToPay: MoneySchema.meta({
+      description: 'totalAmount + surchargeAmount; 0.00 once paid or cancelled.',
+    }),
+    paidAt: z.string().nullable(),
+    currency: z.literal('AUD'),
+  })
+  .meta({ id: 'PayInvoice' });
+
+const InvoicePaymentIntentSchema = PaymentIntentSchema.extend({
+  invoiceNumber: z.string(),
+}).meta({ id: 'InvoicePaymentIntent' });
+
 const CI = '/api/dashboard/customer-invoices';
+const SURCHARGE_RATE_UNAVAILABLE = surchargeRateUnavailable().message;
 
 export const billingPaths: RoutePaths = {
   // --- customer invoices ------------------------------------------------------------------------------------------
@@ -512,6 +582,7 @@ export const billingPaths: RoutePaths = {
           400: [ADD_LINE_ITEM, 'Valid email required'],
           ...NOT_SIGNED_IN,
           404: INVOICE_NOT_FOUND,
+          409: CUSTOMER_ERASED_NO_EMAIL,
           502: 'Failed to send the invoice email: {reason}',
           503: QUEUE_UNAVAILABLE,
         }),
@@ -750,6 +821,41 @@ export const billingPaths: RoutePaths = {
       },
     },
   },
+  '/api/pay/{token}': {
+    get: {
+      operationId: 'getPayInvoice',
+      tags: ['payments'],
+      summary:
+        'The invoice of a "Pay now" link: lines, GST, total, the 1.7% card surcharge and the amount to pay',
+      description:
+        'Public (rate-limited by the gateway). Shows the customer’s first name only. A paid or cancelled invoice answers with its status (the page shows "already paid").',
+      requestParams: { path: payTokenPath },
+      responses: {
+        '200': json('The invoice as the pay page shows it', PayInvoiceSchema),
+        ...errors({ 404: PAY_MSG.linkNotFound, 503: SURCHARGE_RATE_UNAVAILABLE }),
+      },
+    },
+  },
+  '/api/pay/{token}/payment-intent': {
+    post: {
+      operationId: 'createInvoicePaymentIntent',
+      tags: ['payments'],
+      summary:
+        'The card payment of an invoice: its total plus the card surcharge in force now, stored with the payment (one PaymentIntent per invoice and amount)',
+      description:
+        'Concurrent and repeated calls get the same PaymentIntent while the invoice’s amount is unchanged (Stripe idempotency key per invoice and amount, metadata invoiceId). Confirm it with Stripe.js, or with /api/payments/test-mode/confirm in test mode.',
+      requestParams: { path: payTokenPath },
+      responses: {
+        '200': json('The PaymentIntent to confirm', InvoicePaymentIntentSchema),
+        ...errors({
+          404: PAY_MSG.linkNotFound,
+          409: [PAY_MSG.alreadyPaid, PAY_MSG.cancelled, PAY_MSG.nothingToPay],
+          502: PAY_MSG.setupFailed,
+          503: SURCHARGE_RATE_UNAVAILABLE,
+        }),
+      },
+    },
+  },
   '/api/payments/config': {
     get: {
       operationId: 'getPaymentConfig',
@@ -770,7 +876,7 @@ export const billingPaths: RoutePaths = {
         ...errors({
           400: ['Client secret is required', M.cardNumberRequired, TEST_CARDS_HELP],
           404: ['Test mode is not enabled: payments are confirmed by Stripe', 'Payment not found'],
-          409: 'The payment could not be confirmed',
+          409: ['The payment could not be confirmed', PAY_MSG.alreadyPaid],
         }),
       },
     },
@@ -803,6 +909,7 @@ export const billingPaths: RoutePaths = {
             'Invalid Stripe signature',
             'Malformed Stripe event',
           ],
+          503: 'The payment was recorded; a follow-up step failed and will be retried',
         }),
       },
     },

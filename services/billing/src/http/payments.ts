@@ -1,17 +1,21 @@
 import express, { Router, type RequestHandler } from 'express';
 import { parseOr400 } from '@tyres/service-kit';
-import { CARD_SURCHARGE_LABEL, CARD_SURCHARGE_PER_MILLE, formatAud } from '@tyres/kernel';
+import { CARD_SURCHARGE_PER_MILLE, formatAud } from '@tyres/kernel';
+import { rateLabel, rateOfPayment } from '../domain/pay-invoice';
 import type { Payments } from '../app/payments';
 import { centsOf, moneyString } from '../domain/money';
 import { TEST_CARDS_HELP } from '../domain/test-cards';
 import { paymentIntentSchema, testConfirmSchema } from './schemas';
 
 const TEST_MODE_LABEL = 'TEST MODE - no real payment will be taken.';
-/** The surcharge rate as a decimal fraction for the checkout page ("0.017"). */
+/**
+ * The seeded surcharge rate as a decimal fraction ("0.017"), kept for old clients of /api/payments/config. The rate a
+ * payment is charged at is the quote's (booking's price list): the payment intent's message and amounts carry it.
+ */
 const SURCHARGE_RATE = `0.${CARD_SURCHARGE_PER_MILLE.toString().padStart(3, '0')}`;
 
-function surchargeMessage(surcharge: bigint, mode: 'live' | 'test'): string {
-  const message = `A card surcharge of ${CARD_SURCHARGE_LABEL} (${formatAud(surcharge)}) applies to card payments.`;
+function surchargeMessage(rate: string, surcharge: bigint, mode: 'live' | 'test'): string {
+  const message = `A card surcharge of ${rate} (${formatAud(surcharge)}) applies to card payments.`;
   return mode === 'test' ? `${TEST_MODE_LABEL} ${message} ${TEST_CARDS_HELP}` : message;
 }
 
@@ -47,7 +51,12 @@ export function paymentRoutes(payments: Payments): Router {
       originalAmount: moneyString(payment.originalAmount),
       surchargeAmount: moneyString(payment.surchargeAmount),
       totalAmount: moneyString(payment.totalAmount),
-      message: surchargeMessage(centsOf(payment.surchargeAmount), payment.mode as 'live' | 'test'),
+      surchargeRate: rateLabel(rateOfPayment(payment)),
+      message: surchargeMessage(
+        rateLabel(rateOfPayment(payment)),
+        centsOf(payment.surchargeAmount),
+        payment.mode as 'live' | 'test',
+      ),
       paymentIntentId: payment.providerIntentId,
       currency: 'AUD',
       mode: payment.mode,

@@ -12,12 +12,14 @@ import type { Logger } from 'pino';
 import type { CustomerInvoices } from '../app/customer-invoices';
 import type { Expenses } from '../app/expenses';
 import type { InvoiceDocuments } from '../app/invoice-documents';
+import type { InvoicePay } from '../app/invoice-pay';
 import type { Payments } from '../app/payments';
 import type { PurchaseInvoices } from '../app/purchase-invoices';
 import type { Refunds } from '../app/refunds';
 import { customerInvoiceRoutes } from './customer-invoices';
 import { billingOpenApi, billingPaths } from './openapi';
 import { expenseRoutes } from './expenses';
+import { payInvoiceRoutes } from './pay-invoice';
 import { paymentRoutes, stripeWebhookHandler } from './payments';
 import { purchaseInvoiceRoutes } from './purchase-invoices';
 import { refundRoutes } from './refunds';
@@ -30,6 +32,7 @@ export interface BillingUseCases {
   expenses: Expenses;
   payments: Payments;
   refunds: Refunds;
+  invoicePay: InvoicePay;
 }
 
 /** The routers and where they are mounted (one list, which the OpenAPI coverage test walks too). */
@@ -40,6 +43,7 @@ export function billingRouters(useCases: BillingUseCases): [prefix: string, rout
     ['/api/dashboard/business-expenses', expenseRoutes(useCases.expenses)],
     ['/api/dashboard/refunds', refundRoutes(useCases.refunds)],
     ['', paymentRoutes(useCases.payments)],
+    ['/api/pay', payInvoiceRoutes(useCases.invoicePay)],
   ];
 }
 

@@ -27,7 +27,12 @@ export interface EmailJobData {
   to: string;
   requestedBy: string | null;
   correlationId?: string;
+  /** A payment receipt (issue 18: the invoice paid through its pay link) rather than the invoice itself. */
+  receiptForPaymentId?: string;
 }
+
+/** One receipt per payment. */
+export const receiptJobId = (paymentId: string) => `invoice-receipt-${paymentId}`;
 
 /** Deterministic job ids (no ':', BullMQ's separator): the same request collapses into one job. */
 export const pdfJobId = (invoiceId: string, revision: number) => `invoice-pdf-${invoiceId}-r${revision}`;
@@ -58,6 +63,8 @@ export interface BillingQueues {
   runPdf<R>(data: PdfJobData, jobId: string, timeoutMs: number): Promise<WaitResult<R>>;
   /** Adds (or reuses) an email job and waits up to timeoutMs for it. */
   runEmail<R>(data: EmailJobData, jobId: string, timeoutMs: number): Promise<WaitResult<R>>;
+  /** Queues a payment receipt email (one job per payment), without waiting for it. */
+  queueReceipt(data: EmailJobData & { receiptForPaymentId: string }): Promise<void>;
   /** Waits (bounded) for requests still waiting on a job, then closes the queues and their connections. */
   close(graceMs?: number): Promise<void>;
 }
@@ -127,6 +134,16 @@ export function createQueues(redisUrl: string, redisPrefix: string, attempts: nu
       track(addAndWait(pdf, pdfEvents, 'invoice-pdf', data, jobId, timeoutMs)),
     runEmail: (data, jobId, timeoutMs) =>
       track(addAndWait(email, emailEvents, 'invoice-email', data, jobId, timeoutMs)),
+    async queueReceipt(data) {
+      await addAndWait(
+        email,
+        emailEvents,
+        'invoice-receipt',
+        data,
+        receiptJobId(data.receiptForPaymentId),
+        0,
+      );
+    },
     async close(graceMs = 10_000) {
       closing = true;
       if (!connections.every((c) => c.status === 'ready')) {

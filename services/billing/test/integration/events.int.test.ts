@@ -50,6 +50,24 @@ describe('events: the job projection, idempotent consumers, dead letters, outbox
     expect(job?.customerValue.toFixed(2)).toBe('775.80');
   });
 
+  it('a re-emitted BookingCreated (another event) refreshes the booking details; an edited job keeps its edited fields', async () => {
+    const data = await seedJob(svc, { customerValue: '300.00', notes: 'gate code 1234' });
+    // Booking sends it again with a corrected name (a replay): the existing snapshot is updated.
+    const renamed = { ...data, customer: { ...data.customer, name: 'Janet Citizen' } };
+    await svc.publish(BookingCreated, renamed);
+    await waitForExpect(async () => expect((await snapshot(data.jobId))?.customerName).toBe('Janet Citizen'));
+    // Staff edited the price and notes (issue 19): a later replay with the booking's old ones leaves them.
+    await svc.ctx.db.jobSnapshot.update({
+      where: { jobId: data.jobId },
+      data: { editVersion: 1, customerValue: '450.00', notes: 'edited by staff' },
+    });
+    await svc.publish(BookingCreated, { ...renamed, customer: { ...renamed.customer, name: 'Janet C' } });
+    await waitForExpect(async () => expect((await snapshot(data.jobId))?.customerName).toBe('Janet C'));
+    const job = await snapshot(data.jobId);
+    expect(job?.customerValue.toFixed(2)).toBe('450.00');
+    expect(job?.notes).toBe('edited by staff');
+  });
+
   it('a duplicate delivery has one effect (inbox)', async () => {
     const data = bookingCreated();
     const event = createEvent(BookingCreated, data, { source: 'booking', correlationId: randomUUID() });

@@ -195,8 +195,18 @@ export { pdfText } from '../pdf-text';
 /** A tiny fake of booking's internal booking-token endpoint. */
 export async function fakeBooking(bookings: Map<string, object>) {
   const calls: { url: string; headers: http.IncomingHttpHeaders }[] = [];
+  /** The card surcharge rate in force the fake's price list answers (null: booking is failing, 500). */
+  const rate = { value: '1.70' as string | null };
   const server = http.createServer((req, res) => {
     calls.push({ url: req.url ?? '', headers: req.headers });
+    if (req.url === '/internal/card-surcharge-rate') {
+      res.setHeader('content-type', 'application/json');
+      if (rate.value === null) {
+        res.statusCode = 500;
+        res.end(JSON.stringify({ message: 'down' }));
+      } else res.end(JSON.stringify({ cardSurchargeRate: rate.value }));
+      return;
+    }
     const m = /^\/internal\/booking-token\/([^/?]+)$/.exec(req.url ?? '');
     const booking = m ? bookings.get(decodeURIComponent(m[1] as string)) : undefined;
     res.setHeader('content-type', 'application/json');
@@ -212,6 +222,7 @@ export async function fakeBooking(bookings: Map<string, object>) {
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    rate,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -107,6 +107,28 @@ describe('card payments in test mode (no Stripe keys)', () => {
     expect(config.body).toMatchObject({ mode: 'test', testMode: true, surchargeRate: '0.017' });
   });
 
+  it("charges the prepaid quote's own surcharge rate (issue 19: stored with the quote) and records it", async () => {
+    const t = token();
+    bookings.set(t, booking('129.80', { cardSurchargeRate: '1.50' }));
+    const res = await api().post('/api/create-payment-intent-token').send({ bookingToken: t });
+    expect(res.status).toBe(200);
+    // $129.80 × 1.5% = 1.947 → 1.95 (half-up)
+    expect(res.body).toMatchObject({
+      originalAmount: '129.80',
+      surchargeRate: '1.5%',
+      surchargeAmount: '1.95',
+      totalAmount: '131.75',
+    });
+    expect(res.body.message).toContain('A card surcharge of 1.5% ($1.95) applies to card payments.');
+    const row = await svc.ctx.db.payment.findFirstOrThrow({ where: { clientSecret: res.body.clientSecret } });
+    expect(row.surchargeRate?.toFixed(2)).toBe('1.50');
+    // A quote from before the rate was recorded (no field): the 1.70% it was given.
+    const old = token();
+    bookings.set(old, booking('129.80'));
+    const oldRes = await api().post('/api/create-payment-intent-token').send({ bookingToken: old });
+    expect(oldRes.body).toMatchObject({ surchargeRate: '1.7%', surchargeAmount: '2.21' });
+  });
+
   it('answers the spec errors: missing token, unknown or expired booking, booking unreachable', async () => {
     expect((await api().post('/api/create-payment-intent-token').send({})).body.message).toBe(
       'Booking token is required',

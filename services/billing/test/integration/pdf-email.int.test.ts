@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { CustomerErased } from '@tyres/events';
 import { waitFor } from '@tyres/testkit';
 import {
   outbox,
@@ -199,6 +200,35 @@ describe('invoice PDF (pdf worker) and email (local transport)', () => {
       (await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/email`)).send({ to: 'nope' }))
         .body.message,
     ).toBe('Valid email required');
+  });
+
+  it("an erased customer's invoice is kept but never emailed: 409 with the reason, to them or anyone; the PDF still builds", async () => {
+    const { job, invoice } = await invoiceFor({
+      customer: { name: 'Erin Erased', email: 'erin@example.com', phone: '0411111112' },
+    });
+    await svc.publish(CustomerErased, {
+      customerId: randomUUID(),
+      erasedAt: new Date().toISOString(),
+      erasedByUserId: svc.admin.id,
+      jobIds: [job.jobId],
+      bookingIds: [randomUUID()],
+    });
+    await waitFor(() => svc.ctx.db.erasedJob.findUnique({ where: { jobId: job.jobId } }), {
+      timeoutMs: 10_000,
+      message: 'billing applied CustomerErased',
+    });
+    for (const body of [{}, { to: 'someone-else@example.com' }]) {
+      const res = await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/email`)).send(
+        body,
+      );
+      expect(res.status).toBe(409);
+      expect(res.body.message).toBe(
+        "This invoice's customer was erased on request, so it cannot be emailed. Download the PDF to keep a copy.",
+      );
+    }
+    expect(await svc.ctx.db.emailDelivery.count({ where: { customerInvoiceId: invoice.id } })).toBe(0);
+    const pdf = await asAdmin(api().post(`/api/dashboard/customer-invoices/${invoice.id}/pdf`)).send({});
+    expect([200, 202]).toContain(pdf.status);
   });
 });
 

@@ -471,6 +471,62 @@ describe('refunds of cancelled prepaid bookings (Stripe fake, real SDK)', () => 
     expect(await invoicesOf(waived.jobId)).toHaveLength(0);
     expect(await refundOf(waived.jobId)).toBeNull();
   });
+
+  it('no-show, pay on site: one draft "No-show charge" invoice for the whole price (redelivered: still one); never a refund', async () => {
+    const onsite = bookingCreated({ paymentMethod: 'onsite', customerValue: '805.80' });
+    await svc.publish(BookingCreated, onsite);
+    await waitFor(() => svc.ctx.db.jobSnapshot.findUnique({ where: { jobId: onsite.jobId } }));
+    const noShow: EventInput<typeof BookingCancelled> = {
+      ...cancellation(onsite, {
+        band: 'no_refund',
+        refundPercent: 0,
+        refund: '0.00',
+        fee: '805.80',
+        feeWaived: false,
+        paymentMethod: 'onsite',
+      }),
+      cancelledBy: 'staff',
+      cancelledByUserId: randomUUID(),
+      reason: 'No-show',
+      kind: 'no_show',
+    };
+    const eventId = await cancel(noShow);
+    await cancel(noShow, eventId);
+    const invoices = await invoicesOf(onsite.jobId);
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({ status: 'draft', amountType: 'inclusive', paidAt: null });
+    expect(invoices[0]?.items.map((i) => [i.description, i.totalPrice.toFixed(2), i.gstFree])).toEqual([
+      ['No-show charge', '805.80', false],
+    ]);
+    expect(invoices[0]?.totalAmount.toFixed(2)).toBe('805.80');
+    expect(invoices[0]?.gstAmount.toFixed(2)).toBe('73.25');
+    const issued = (await outbox(svc, 'customer-invoice.issued.v2')).filter((e) => e.causationId === eventId);
+    expect(issued).toHaveLength(1);
+    expect(await refundOf(onsite.jobId)).toBeNull();
+  });
+
+  it('no-show, prepaid: nothing refunded (no Stripe call), the paid invoice stands, no further invoice', async () => {
+    const job = await paidPrepaidBooking();
+    const refundsBefore = stripe.requests.filter((r) => r.path === '/v1/refunds').length;
+    await cancel({
+      ...cancellation(job, {
+        band: 'no_refund',
+        refundPercent: 0,
+        refund: '0.00',
+        fee: '424.90',
+        feeWaived: false,
+        paymentMethod: 'prepaid',
+      }),
+      cancelledBy: 'staff',
+      cancelledByUserId: randomUUID(),
+      reason: 'No-show: nobody home',
+      kind: 'no_show',
+    });
+    expect(await refundOf(job.jobId)).toBeNull();
+    const invoices = await invoicesOf(job.jobId);
+    expect(invoices.map((i) => [i.status, i.totalAmount.toFixed(2)])).toEqual([['paid', '424.90']]);
+    expect(stripe.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(refundsBefore);
+  });
 });
 
 describe('refunds in the labelled test mode (no Stripe keys)', () => {

@@ -2,7 +2,7 @@
  * When a booking, a quote or a move may be made: a business day, a slot not yet started (Perth clock), within the
  * booking horizon; and, for a booking, a plausible vehicle year. The 400s carry the field they are about.
  */
-import { vehicleYearProblem } from '@tyres/kernel';
+import { EMERGENCY_RESPONSE_TIME, emergencySlot, vehicleYearProblem } from '@tyres/kernel';
 import { badRequest } from '@tyres/service-kit';
 import type { NormalizedBooking } from '../domain/booking-input';
 import { bookingHorizon, horizonMessage, isBeyondHorizon, type BookingHorizon } from '../domain/horizon';
@@ -32,6 +32,18 @@ export class BookingWindow {
     const yearProblem = vehicleYearProblem(input.vehicle.year, now);
     if (yearProblem)
       throw badRequest(yearProblem, [{ path: 'vehicle.year', message: yearProblem }], 'validation_failed');
+  }
+
+  /**
+   * A booking for today's slot already under way is an emergency callout "as soon as possible" (issue 19): its notes
+   * say so first, so the office and the technician see it on the job.
+   */
+  withEmergencyNote(input: NormalizedBooking): NormalizedBooking {
+    const e = emergencySlot(this.deps.clock());
+    const { job } = input;
+    if (!e || !e.started || e.date !== job.scheduledDate || e.slot !== job.timeSlot) return input;
+    const note = `EMERGENCY CALLOUT: as soon as possible (response time ${EMERGENCY_RESPONSE_TIME})`;
+    return { ...input, job: { ...job, notes: job.notes ? `${note}\n${job.notes}` : note } };
   }
 
   /** A move from the jobs service: any unbookable date or slot is "Invalid date or time slot selected". */

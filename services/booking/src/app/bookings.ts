@@ -10,7 +10,7 @@ import {
   type PaymentSucceededV1Data,
   type PgExecutor,
 } from '@tyres/events';
-import { dateFromDb, dateToDb } from '@tyres/kernel';
+import { dateFromDb, dateToDb, surchargeRateToWire, type SurchargeRate } from '@tyres/kernel';
 import {
   badRequest,
   claimIdempotencyKey,
@@ -37,7 +37,7 @@ import {
 import type { Booking } from '../db/generated/client';
 import { upsertCustomerAndVehicle } from '../db/customers';
 import { lockClientHolds, openHoldsOf } from '../db/holds';
-import { tyrePrice } from '../db/pricing';
+import { quoteFeesAt, tyrePrice } from '../db/pricing';
 import { isSlotTaken, lockSlot, slotLockKey } from '../db/slots';
 import { DB_SCHEMA } from '../db/client';
 import type { NormalizedBooking } from '../domain/booking-input';
@@ -107,7 +107,12 @@ export interface QuoteAnswer {
   quoteId: string;
   jobId: string;
   jobNumber: string;
+  /** The card surcharge rate this quote is paid at ("1.70" = 1.70%): the rate in force when it was quoted. */
+  cardSurchargeRate: string;
 }
+
+/** A quote with the card surcharge rate in force when it was priced (basis points). */
+export type RatedQuote = Quote & { cardSurchargeRate: SurchargeRate };
 
 /** Booking has always answered a key reused for another request with 422; its clients rely on it. */
 const IDEMPOTENCY = { reusedStatus: 422 } as const;
@@ -116,27 +121,34 @@ export class BookingUseCases {
   constructor(private readonly deps: BookingDeps) {}
 
   /** Server-side price of a booking request (tyre price from the catalogue; the client's numbers are ignored). */
-  async price(job: NormalizedBooking['job'], prepaid: boolean): Promise<Quote> {
-    const tyre =
+  async price(job: NormalizedBooking['job'], prepaid: boolean): Promise<RatedQuote> {
+    // The price list in force now (issue 19): a later change never reaches this booking, which stores its price.
+    const at = this.deps.clock();
+    const [tyre, fees] = await Promise.all([
       job.serviceType === 'new-tyres' && job.tyreSize
-        ? await tyrePrice(this.deps.sql, job.tyreSize, job.tyreBrand)
-        : undefined;
+        ? tyrePrice(this.deps.sql, job.tyreSize, job.tyreBrand, at)
+        : undefined,
+      quoteFeesAt(this.deps.sql, at),
+    ]);
     const input = {
       serviceType: job.serviceType,
       tyreSize: job.tyreSize,
       tyrePriceCents: tyre?.cents ?? null,
       quantity: job.tyreQuantity ?? 1,
+      fees,
     };
     const quote = computeQuote({ ...input, prepaid });
     // Prepaid is forced to onsite for battery service and callback quotes (spec section 4): no discount either.
-    return prepaid && !prepaidAllowed(job.serviceType, quote)
-      ? computeQuote({ ...input, prepaid: false })
-      : quote;
+    const priced =
+      prepaid && !prepaidAllowed(job.serviceType, quote) ? computeQuote({ ...input, prepaid: false }) : quote;
+    // The card surcharge rate in force with these fees: a prepaid quote stores it, and billing's checkout charges it.
+    return { ...priced, cardSurchargeRate: fees.cardSurchargeRate };
   }
 
   /** POST /api/bookings: an onsite (or staff-recorded) booking, confirmed at once. */
-  async book(input: NormalizedBooking, idempotency?: IdempotencyRequest): Promise<BookingAnswer | Replay> {
-    this.deps.window.checkBooking(input);
+  async book(request: NormalizedBooking, idempotency?: IdempotencyRequest): Promise<BookingAnswer | Replay> {
+    this.deps.window.checkBooking(request);
+    const input = this.deps.window.withEmergencyNote(request);
     const quote = await this.price(input.job, input.job.paymentMethod === 'prepaid');
     const paymentMethod = quote.prepaid ? 'prepaid' : 'onsite';
     const result = await this.create(
@@ -159,6 +171,7 @@ export class BookingUseCases {
     clientAddress?: string,
   ): Promise<QuoteAnswer | Replay> {
     this.deps.window.checkBooking(input);
+    input = this.deps.window.withEmergencyNote(input);
     const quote = await this.price(input.job, true);
     if (!quote.prepaid) throw badRequest(MSG.prepaidNotAvailable, undefined, 'prepaid_not_available');
     const result = await this.create(
@@ -173,7 +186,7 @@ export class BookingUseCases {
 
   private async create(
     input: NormalizedBooking,
-    quote: Quote,
+    quote: RatedQuote,
     mode: 'booking' | 'quote',
     idempotency?: IdempotencyRequest,
     clientAddress?: string,
@@ -235,6 +248,10 @@ export class BookingUseCases {
           expiresAt: mode === 'quote' ? new Date(now.getTime() + this.deps.holdMinutes * 60_000) : null,
           confirmedAt: mode === 'booking' ? now : null,
           createdAt: now,
+          cardSurchargeRate:
+            job.paymentMethod === 'prepaid'
+              ? new Prisma.Decimal(surchargeRateToWire(quote.cardSurchargeRate))
+              : null,
         };
         await insertBooking(
           tx,
@@ -244,6 +261,7 @@ export class BookingUseCases {
           quote,
           token ? hashToken(token) : null,
           mode === 'quote' ? (clientAddress ?? null) : null,
+          job.paymentMethod === 'prepaid' ? surchargeRateToWire(quote.cardSurchargeRate) : null,
         );
         let answer: BookingAnswer | QuoteAnswer;
         if (mode === 'quote') {
@@ -258,10 +276,11 @@ export class BookingUseCases {
             quoteId: row.id,
             jobId: row.jobId,
             jobNumber: row.jobNumber,
+            cardSurchargeRate: surchargeRateToWire(quote.cardSurchargeRate),
           };
         } else {
           // BookingCreated first, then the customer's manage link (email and SMS; the token is in those only).
-          const created = bookingCreatedEvent(row, eventMeta());
+          const created = bookingCreatedEvent(row, eventMeta(), quote);
           const link = await this.deps.manageLinks.issue(
             tx,
             { ...row, scheduledDate: job.scheduledDate, timeSlot: job.timeSlot },
@@ -401,7 +420,14 @@ export class BookingUseCases {
     const photos = await photosOfBooking(tx, found.id);
     // One eventMeta per event, in publishing order: BookingCreated first, then the photos the quote already had,
     // then the customer's manage link (issued now: a quote never paid never gets one).
-    const created = bookingCreatedEvent(confirmed, eventMeta(event));
+    const created = bookingCreatedEvent(confirmed, eventMeta(event), {
+      // The quote's lines as quoted (stored with it), never re-priced: a later price change does not reach it.
+      items: confirmed.items,
+      subtotal: confirmed.subtotal,
+      discount: confirmed.discount,
+      total: confirmed.total,
+      callbackRequired: confirmed.callbackRequired,
+    });
     const added = photos.map((ph) => bookingPhotoAddedEvent(ph, eventMeta(event)));
     const link = await this.deps.manageLinks.issue(
       tx,

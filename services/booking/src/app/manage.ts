@@ -38,6 +38,9 @@ import {
   MANAGE_MSG,
   manageLinkExpiry,
   manageUrl,
+  noShowProblem,
+  noShowReason,
+  noShowTermsOf,
   rescheduleProblem,
   smsNumber,
   termsAt,
@@ -114,6 +117,15 @@ const stateOf = (b: ManagedBookingRow): ManagedState => ({
   timeSlot: b.timeSlot as TimeSlot,
 });
 
+/** The cancellation terms a page showed (band, refund, fee as money strings). */
+export interface ExpectedTerms {
+  band: 'full_refund' | 'half_refund' | 'no_refund';
+  refund: string;
+  fee: string;
+}
+const sameTerms = (a: ExpectedTerms, b: { band: string; refund: string; fee: string }) =>
+  a.band === b.band && a.refund === b.refund && a.fee === b.fee;
+
 /** Who is looking: staff may cancel a job already under way (not one completed). */
 type Viewer = 'customer' | 'staff';
 
@@ -165,6 +177,7 @@ export function manageView(b: ManagedBookingRow, now: Date, viewer: Viewer = 'cu
             refund: b.refundAmount,
             fee: b.cancellationFee,
             feeWaived: b.feeWaived,
+            kind: b.cancellationKind === 'no_show' ? ('no_show' as const) : ('cancellation' as const),
           }
         : null,
   };
@@ -246,9 +259,15 @@ export class ManageBooking {
    * and the policy's terms at this moment (the kernel's cancellationTerms) are stored and sent with
    * BookingCancelled, which billing (refund or fee), jobs (the job), notify (notice, reminder) apply as they are.
    */
-  async cancel(token: string, reason: string | null): Promise<ManageView> {
+  async cancel(token: string, reason: string | null, expected?: ExpectedTerms): Promise<ManageView> {
     const found = await this.open(token);
-    return this.cancelBooking(found.id, { by: 'customer', userId: null, reason, waiveFee: false });
+    return this.cancelBooking(found.id, {
+      by: 'customer',
+      userId: null,
+      reason,
+      waiveFee: false,
+      ...(expected ? { expected } : {}),
+    });
   }
 
   /** Staff (dashboard): the booking of a job with the terms cancelling it now would apply. 404 without one. */
@@ -263,26 +282,81 @@ export class ManageBooking {
    * cancel, with a reason and optionally the fee waived; who did it is stored and sent (the audit trail). Staff may
    * cancel a job already under way (the technician turned back), not one completed.
    */
-  async staffCancel(jobId: string, who: Identity, reason: string, waiveFee: boolean): Promise<ManageView> {
+  async staffCancel(
+    jobId: string,
+    who: Identity,
+    reason: string,
+    waiveFee: boolean,
+    expected?: ExpectedTerms,
+  ): Promise<ManageView> {
     const b = await managedBookingOfJob(this.deps.sql, jobId);
     if (!b || (b.status !== 'confirmed' && b.status !== 'cancelled')) throw notFound(MANAGE_MSG.noBooking);
-    return this.cancelBooking(b.id, { by: 'staff', userId: who.id, reason, waiveFee }, 'staff');
+    return this.cancelBooking(
+      b.id,
+      { by: 'staff', userId: who.id, reason, waiveFee, ...(expected ? { expected } : {}) },
+      'staff',
+    );
+  }
+
+  /**
+   * Staff mark a no-show (the customer was not there once the slot had started): charged in full under the policy
+   * (the kernel's noShowTerms: a prepaid booking keeps the whole charge, a pay-on-site one is invoiced the price).
+   * The same transaction as a cancel (the booking becomes cancelled with its kind `no_show`, the reservation is
+   * released) and the same event, BookingCancelled with `kind: 'no_show'`, which jobs (the job is cancelled with
+   * the reason "No-show"), billing (the invoice) and notify apply. 409 before the slot starts, for a cancelled
+   * booking and for finished work.
+   */
+  async markNoShow(jobId: string, who: Identity, note: string | null): Promise<ManageView> {
+    const b = await managedBookingOfJob(this.deps.sql, jobId);
+    if (!b || (b.status !== 'confirmed' && b.status !== 'cancelled')) throw notFound(MANAGE_MSG.noBooking);
+    return this.cancelBooking(
+      b.id,
+      { by: 'staff', userId: who.id, reason: noShowReason(note), waiveFee: false, kind: 'no_show' },
+      'staff',
+    );
   }
 
   private async cancelBooking(
     bookingId: string,
-    c: { by: 'customer' | 'staff'; userId: string | null; reason: string | null; waiveFee: boolean },
+    c: {
+      by: 'customer' | 'staff';
+      userId: string | null;
+      reason: string | null;
+      waiveFee: boolean;
+      kind?: 'cancellation' | 'no_show';
+      /** The terms the page showed when they confirmed: what they consented to. */
+      expected?: ExpectedTerms;
+    },
     viewer: Viewer = 'customer',
   ): Promise<ManageView> {
+    const kind = c.kind ?? 'cancellation';
     const run = () =>
       this.deps.sql.$transaction(async (tx) => {
         const now = this.deps.clock();
         await lockManaged(tx, bookingId);
         const b = await managedBooking(tx, bookingId);
         const state = stateOf(b);
-        const problem = c.by === 'staff' ? changeProblem(state) : cancelProblem(state);
-        if (problem) throw conflict(problem, undefined, isCancelled(state) ? 'cancelled' : 'started');
-        const policy = termsAt({ ...b, ...state }, now);
+        if (kind === 'no_show') {
+          const problem = noShowProblem(state, now);
+          if (problem)
+            throw conflict(
+              problem,
+              undefined,
+              isCancelled(state)
+                ? 'cancelled'
+                : problem === MANAGE_MSG.noShowFinished
+                  ? 'finished'
+                  : 'not_started',
+            );
+        } else {
+          const problem = c.by === 'staff' ? changeProblem(state) : cancelProblem(state);
+          if (problem) throw conflict(problem, undefined, isCancelled(state) ? 'cancelled' : 'started');
+        }
+        const policy = kind === 'no_show' ? noShowTermsOf(b) : termsAt({ ...b, ...state }, now);
+        // Consent: the terms are the ones at this moment; if they are not the ones the page showed (a boundary
+        // passed between showing and confirming), nothing is cancelled and the page shows the new terms.
+        if (c.expected && !sameTerms(c.expected, termsView(policy)))
+          throw conflict(MANAGE_MSG.termsChanged, undefined, 'terms_changed');
         // A waived fee is not charged: a customer who paid online gets it back with the refund (the whole charge).
         const paidOnline = b.paymentStatus === 'paid' && b.amountPaid !== null;
         const refund = c.waiveFee && paidOnline ? policy.refund + policy.fee : policy.refund;
@@ -298,6 +372,7 @@ export class ManageBooking {
           refund: terms.refund,
           fee: terms.fee,
           feeWaived: c.waiveFee,
+          kind,
         });
         await this.deps.outbox.enqueue(
           tx,
@@ -317,6 +392,7 @@ export class ManageBooking {
               feeWaived: c.waiveFee,
               paymentMethod: b.paymentMethod === 'prepaid' ? 'prepaid' : 'onsite',
               paymentIntentId: b.paymentStatus === 'paid' ? b.stripePaymentIntentId : null,
+              kind,
             },
             eventMeta(),
           ),
@@ -364,7 +440,7 @@ export class ManageBooking {
           diff.vehicle = v;
         if (Object.keys(diff).length === 0) return b;
         changed = true;
-        await updateDetails(tx, b.id, diff);
+        await updateDetails(tx, b.id, diff, now);
         await this.deps.outbox.enqueue(
           tx,
           bookingUpdatedEvent(

@@ -20,7 +20,12 @@ export interface AdminSlot {
   isBlocked: boolean;
   /** Never 'not-open': admins block slots past the booking horizon too (holidays planned ahead). */
   state: NonNullable<SlotUnavailability> | 'available' | 'held';
+  /** The first job holding the slot (kept for the single-job view). */
   booking: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' } | null;
+  /** Every job holding the slot (issue 19: a slot holds up to `capacity` jobs). */
+  bookings: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' }[];
+  /** Jobs the slot holds that day: technicians rostered minus leave, 1 with no roster. */
+  capacity: number;
 }
 
 export const slotId = (date: string, slot: TimeSlot) =>
@@ -39,18 +44,23 @@ export class SlotAdmin {
 
   async list(date: string): Promise<AdminSlot[]> {
     const now = this.deps.clock();
-    const { blocks, reservations } = await readSlots(this.deps.db, date);
-    return slotStates(date, now, blocks, reservations).map((s) => ({
+    const { blocks, reservations, day } = await readSlots(this.deps.db, date);
+    return slotStates(date, now, blocks, reservations, undefined, day).map((s) => ({
       id: slotId(date, s.slot),
       date,
       slot: s.slot,
       isAvailable: s.isAvailable,
       blockedReason: s.blockedReason,
       isBlocked: s.isBlocked,
-      state: s.state === 'booked' && s.reservation?.kind === 'hold' ? 'held' : (s.state ?? 'available'),
+      state:
+        s.state === 'booked' && s.reservations.every((r) => r.kind === 'hold')
+          ? 'held'
+          : (s.state ?? 'available'),
       booking: s.reservation
         ? { jobId: s.reservation.jobId, jobNumber: s.reservation.jobNumber, kind: s.reservation.kind }
         : null,
+      bookings: s.reservations.map((r) => ({ jobId: r.jobId, jobNumber: r.jobNumber, kind: r.kind })),
+      capacity: s.capacity,
     }));
   }
 

@@ -14,7 +14,7 @@ export class SlotLists {
    * the booking dialog's calendar has no last date, and a 400 there would read as "could not check availability".
    */
   async forDate(date: string): Promise<SlotState[]> {
-    const { blocks, reservations } = await this.deps.slotCache.get(date);
-    return slotStates(date, this.deps.clock(), blocks, reservations, this.deps.window.horizon());
+    const { blocks, reservations, day } = await this.deps.slotCache.get(date);
+    return slotStates(date, this.deps.clock(), blocks, reservations, this.deps.window.horizon(), day);
   }
 }

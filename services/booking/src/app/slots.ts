@@ -6,12 +6,14 @@ import type { Outbox } from '@tyres/events';
 import { bookingExpiredEvent, eventMeta } from '../events/builders';
 import type { Sql } from '../db/client';
 import { expireDueHolds, lockSlot, slotState } from '../db/slots';
+import { closedHoliday, hasRoom, slotCapacity } from '../domain/capacity';
 
 export type ReserveOutcome = 'reserved' | 'blocked' | 'taken';
 
 /**
  * Under the slot's lock (taken by the caller): releases its expired holds with BookingExpired, and reports whether
- * the slot is blocked or held by a job other than `exceptJobId`.
+ * the slot is closed (a public holiday not opened, a calendar or slot block, no technician) or full: the jobs other
+ * than `exceptJobId` holding it already reach its capacity (issue 19).
  */
 export async function checkSlot(
   tx: Sql,
@@ -29,8 +31,10 @@ export async function checkSlot(
         bookingExpiredEvent({ quoteId, scheduledDate: date, timeSlot: slot, expiredAt: now }, eventMeta()),
       ),
     );
-  if (state.blocked) return 'blocked';
-  if (state.holder) return 'taken';
+  if (closedHoliday(date, state.holidayOpened) || state.calendarBlock || state.blocked) return 'blocked';
+  const capacity = slotCapacity(state);
+  if (capacity === 0) return 'blocked';
+  if (!hasRoom(state.holders.length, capacity)) return 'taken';
   return 'reserved';
 }
 

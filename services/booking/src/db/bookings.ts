@@ -99,6 +99,7 @@ export async function insertBooking(
   quote: Quote,
   tokenHash: string | null,
   clientAddress: string | null = null,
+  cardSurchargeRate: string | null = null,
 ): Promise<void> {
   await tx.$executeRawUnsafe(
     `WITH b AS (
@@ -109,13 +110,13 @@ export async function insertBooking(
          service_type, scheduled_date, time_slot, address, suburb, postcode,
          tyre_size, tyre_quantity, tyre_brand, notes, payment_method, payment_status,
          items, subtotal, discount, gst, total, callback_required,
-         booking_token_hash, expires_at, confirmed_at, created_at, updated_at, client_address)
+         booking_token_hash, expires_at, confirmed_at, created_at, updated_at, client_address, card_surcharge_rate)
        VALUES ($1::uuid, $2::uuid, $3::int, $4, $5::booking."BookingStatus", $6::booking."BookingChannel", $7::uuid, $8::uuid,
          $9, $10, $11, $12, $13, $14::int, $15, $16,
          $17, $18::date, $19, $20, $21, $22,
          $23, $24::int, $25, $26, $27, $28,
          $29::jsonb, $30::numeric, $31::numeric, $32::numeric, $33::numeric, $34::boolean,
-         $35, $36::timestamptz, $37::timestamptz, $38::timestamptz, now(), $41)
+         $35, $36::timestamptz, $37::timestamptz, $38::timestamptz, now(), $41, $42::numeric)
        RETURNING id, job_id
      )
      INSERT INTO booking.slot_reservations (id, job_id, booking_id, date, time_slot, kind, expires_at, created_at, updated_at)
@@ -161,5 +162,6 @@ export async function insertBooking(
     randomUUID(),
     status === 'quoted' ? 'hold' : 'booking',
     clientAddress,
+    cardSurchargeRate,
   );
 }

@@ -8,6 +8,7 @@ export const phoneKey = (phone: string) => phone.replace(/\D/g, '');
  * The customer and vehicle rows for a booking, and the next job number's sequence value, in one statement:
  *  - customer: the one with this email (case-insensitive; its name and phone become this booking's), else the most
  *    recent one with this phone number (its name is refreshed, its email kept), else a new one (race-safe on email);
+ *    An erased customer (issue 18, privacy) is never matched: their email and phone were replaced anyway;
  *  - vehicle: that customer's vehicle with this registration (updated with the latest details), else a new one.
  */
 export async function upsertCustomerAndVehicle(
@@ -18,12 +19,12 @@ export async function upsertCustomerAndVehicle(
   const rows = await tx.$queryRawUnsafe<{ customer_id: string; vehicle_id: string; job_seq: number }[]>(
     `WITH by_email AS (
        UPDATE booking.customers SET name = $2, phone = $3, phone_key = $4, email = $5, updated_at = now()
-        WHERE email_key = $1
+        WHERE email_key = $1 AND erased_at IS NULL
        RETURNING id
      ), by_phone AS (
        UPDATE booking.customers SET name = $2, updated_at = now()
         WHERE NOT EXISTS (SELECT 1 FROM by_email)
-          AND id = (SELECT id FROM booking.customers WHERE phone_key = $4 ORDER BY updated_at DESC LIMIT 1)
+          AND id = (SELECT id FROM booking.customers WHERE phone_key = $4 AND erased_at IS NULL ORDER BY updated_at DESC LIMIT 1)
        RETURNING id
      ), inserted AS (
        INSERT INTO booking.customers (id, name, email, email_key, phone, phone_key)

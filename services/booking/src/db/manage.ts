@@ -32,6 +32,7 @@ export interface ManagedBookingRow {
   notes: string | null;
   paymentMethod: string;
   paymentStatus: string;
+  /** The job's price: the staff-edited price (job.updated.v1) once edited, else the quote's total. */
   total: string;
   amountPaid: string | null;
   stripePaymentIntentId: string | null;
@@ -43,6 +44,8 @@ export interface ManagedBookingRow {
   refundAmount: string | null;
   cancellationFee: string | null;
   feeWaived: boolean | null;
+  /** cancellation or no_show (null: cancelled before the kind was recorded, a cancellation). */
+  cancellationKind: string | null;
   photoCount: number;
 }
 
@@ -55,12 +58,14 @@ const SELECT_BOOKING = `
          to_char(coalesce(r.date, b.scheduled_date), 'YYYY-MM-DD') AS "scheduledDate",
          coalesce(r.time_slot, b.time_slot) AS "timeSlot", (r.released_at IS NOT NULL) AS "released",
          b.address, b.suburb, b.postcode, b.tyre_size AS "tyreSize", b.tyre_quantity AS "tyreQuantity", b.notes,
-         b.payment_method AS "paymentMethod", b.payment_status AS "paymentStatus", b.total::text AS "total",
+         b.payment_method AS "paymentMethod", b.payment_status AS "paymentStatus",
+         coalesce(b.edited_total, b.total)::text AS "total",
          b.amount_paid::text AS "amountPaid", b.stripe_payment_intent_id AS "stripePaymentIntentId",
          b.cancelled_at AS "cancelledAt", b.cancelled_by AS "cancelledBy",
          b.cancellation_reason AS "cancellationReason", b.cancellation_band AS "cancellationBand",
          b.refund_percent AS "refundPercent", b.refund_amount::text AS "refundAmount",
          b.cancellation_fee::text AS "cancellationFee", b.fee_waived AS "feeWaived",
+         b.cancellation_kind AS "cancellationKind",
          (SELECT count(*)::int FROM booking.job_photos p WHERE p.booking_id = b.id) AS "photoCount"
     FROM booking.bookings b LEFT JOIN booking.slot_reservations r ON r.booking_id = b.id`;
 
@@ -169,6 +174,7 @@ export interface CancellationRecord {
   refund: string;
   fee: string;
   feeWaived: boolean;
+  kind: 'cancellation' | 'no_show';
 }
 
 /** The booking becomes cancelled with the policy's terms at that moment (its slot is released by the caller). */
@@ -178,7 +184,7 @@ export async function markCancelled(tx: Sql, bookingId: string, c: CancellationR
         SET status = 'cancelled', cancelled_at = $2::timestamptz, cancelled_by = $3, cancellation_reason = $4,
             cancellation_band = $5, refund_percent = $6::int, refund_amount = $7::numeric,
             cancellation_fee = $8::numeric, fee_waived = $9::boolean, cancelled_by_user_id = $10::uuid,
-            updated_at = now()
+            cancellation_kind = $11, updated_at = now()
       WHERE id = $1::uuid`,
     bookingId,
     c.cancelledAt.toISOString(),
@@ -190,6 +196,7 @@ export async function markCancelled(tx: Sql, bookingId: string, c: CancellationR
     c.fee,
     c.feeWaived,
     c.cancelledByUserId,
+    c.kind,
   );
 }
 
@@ -199,16 +206,23 @@ export interface DetailChanges {
   vehicle?: { make: string; model: string; year: number; color: string | null; registration: string };
 }
 
-/** The customer's corrections, on the booking row (what this booking says; the customer record is not touched). */
-export async function updateDetails(tx: Sql, bookingId: string, c: DetailChanges): Promise<void> {
+/**
+ * The customer's corrections at `at`, on the booking row (what this booking says; the customer record is not
+ * touched). The time is kept per field (notes_set_at, vehicle_set_at): a staff edit made before it, delivered
+ * later, does not overwrite it (db/job-edits.ts).
+ */
+export async function updateDetails(tx: Sql, bookingId: string, c: DetailChanges, at: Date): Promise<void> {
   await tx.$executeRawUnsafe(
     `UPDATE booking.bookings
         SET customer_phone = coalesce($2, customer_phone),
             notes = CASE WHEN $3::boolean THEN $4 ELSE notes END,
+            notes_set_at = CASE WHEN $3::boolean THEN $10::timestamptz ELSE notes_set_at END,
             vehicle_make = coalesce($5, vehicle_make), vehicle_model = coalesce($6, vehicle_model),
             vehicle_year = coalesce($7::int, vehicle_year),
             vehicle_color = CASE WHEN $5 IS NULL THEN vehicle_color ELSE $8 END,
-            vehicle_registration = coalesce($9, vehicle_registration), updated_at = now()
+            vehicle_registration = coalesce($9, vehicle_registration),
+            vehicle_set_at = CASE WHEN $5 IS NULL THEN vehicle_set_at ELSE $10::timestamptz END,
+            updated_at = now()
       WHERE id = $1::uuid`,
     bookingId,
     c.phone ?? null,
@@ -219,6 +233,7 @@ export async function updateDetails(tx: Sql, bookingId: string, c: DetailChanges
     c.vehicle?.year ?? null,
     c.vehicle?.color ?? null,
     c.vehicle?.registration ?? null,
+    at.toISOString(),
   );
 }
 

@@ -1,7 +1,11 @@
 import { SlotCache } from './slot-cache';
 import type { SlotRows } from './slots';
 
-const rows = (tag: string): SlotRows => ({ blocks: [{ slot: '8-10 AM', reason: tag }], reservations: [] });
+const rows = (tag: string): SlotRows => ({
+  blocks: [{ slot: '8-10 AM', reason: tag }],
+  reservations: [],
+  day: { rostered: 0, onLeave: 0, holidayOpened: false, calendarBlocks: [] },
+});
 
 function setup(maxEntries?: number) {
   let version = 0;

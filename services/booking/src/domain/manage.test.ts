@@ -5,6 +5,9 @@ import {
   manageLinkExpiry,
   manageUrl,
   MANAGE_MSG,
+  noShowProblem,
+  noShowReason,
+  noShowTermsOf,
   rescheduleProblem,
   smsNumber,
   termsAt,
@@ -112,5 +115,31 @@ describe('the cancellation terms (the kernel policy)', () => {
       band: 'half_refund',
       fee: '243.90',
     });
+  });
+});
+
+describe('mark no-show (staff)', () => {
+  it('only once the slot has started, for a live booking whose work is not done', () => {
+    expect(noShowProblem(booking(), new Date(start.getTime() - 1))).toBe(MANAGE_MSG.noShowNotStarted);
+    expect(noShowProblem(booking(), start)).toBeUndefined();
+    expect(
+      noShowProblem(booking({ jobStatus: 'in-progress' }), new Date(start.getTime() + HOUR)),
+    ).toBeUndefined();
+    expect(noShowProblem(booking({ status: 'cancelled' }), start)).toBe(MANAGE_MSG.noShowCancelled);
+    expect(noShowProblem(booking({ released: true }), start)).toBe(MANAGE_MSG.noShowCancelled);
+    expect(noShowProblem(booking({ jobStatus: 'completed' }), start)).toBe(MANAGE_MSG.noShowFinished);
+    expect(noShowProblem(booking({ jobStatus: 'paid' }), start)).toBe(MANAGE_MSG.noShowFinished);
+  });
+
+  it('is charged in full: the price (pay on site) or the whole charge kept (paid online)', () => {
+    const onsite = noShowTermsOf({ total: '749.80', paymentStatus: 'pending', amountPaid: null });
+    expect(termsView(onsite)).toMatchObject({ band: 'no_refund', refund: '0.00', fee: '749.80' });
+    const prepaid = noShowTermsOf({ total: '749.80', paymentStatus: 'paid', amountPaid: '762.55' });
+    expect(termsView(prepaid)).toMatchObject({ band: 'no_refund', refund: '0.00', fee: '762.55' });
+  });
+
+  it('records "No-show" as the reason, with the note', () => {
+    expect(noShowReason(null)).toBe('No-show');
+    expect(noShowReason('Nobody home, phone off')).toBe('No-show: Nobody home, phone off');
   });
 });

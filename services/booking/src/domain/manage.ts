@@ -9,6 +9,7 @@ import {
   CANCELLATION_BAND_LABEL,
   cancellationTerms,
   formatMoney,
+  noShowTerms,
   perthInstant,
   slotStartsAt,
   TIME_SLOTS,
@@ -68,7 +69,12 @@ export const MANAGE_MSG = {
   sameSlot: 'Your booking is already at this time.',
   nothingToChange: 'Please change your phone number, notes or vehicle details.',
   noBooking: 'No booking for this job',
+  noShowCancelled: 'This booking has been cancelled and cannot be marked as a no-show.',
+  noShowFinished: 'This job has been completed and cannot be marked as a no-show.',
+  noShowNotStarted: 'A booking can only be marked as a no-show once its time slot has started.',
   slotTaken: BOOKING_MESSAGES.slotNoLongerAvailable,
+  termsChanged:
+    'The cancellation terms changed while this page was open (the booking is now closer to its start). Please check the new terms and confirm again.',
 } as const;
 
 /** Why the booking cannot be moved now, or undefined. */
@@ -97,12 +103,32 @@ export function changeProblem(b: ManagedState): string | undefined {
   return undefined;
 }
 
+/**
+ * Why staff cannot mark the booking a no-show now, or undefined: only a live booking (not cancelled, the work not
+ * done) whose slot has started (the customer was not there when the technician came).
+ */
+export function noShowProblem(b: ManagedState, now: Date): string | undefined {
+  if (isCancelled(b)) return MANAGE_MSG.noShowCancelled;
+  if (b.jobStatus && FINISHED.has(b.jobStatus)) return MANAGE_MSG.noShowFinished;
+  if (slotStartsAt(b.scheduledDate, b.timeSlot) > now) return MANAGE_MSG.noShowNotStarted;
+  return undefined;
+}
+
+/** The reason recorded for a no-show (the job's cancellation reason): "No-show", with the staff member's note. */
+export const noShowReason = (note: string | null) => (note ? `No-show: ${note}` : 'No-show');
+
 export interface PriceFacts {
   /** The booking's price (GST inclusive), a money string. */
   total: string;
   paymentStatus: string;
   /** What the card was charged, when paid online. */
   amountPaid: string | null;
+}
+
+/** What a no-show costs (the kernel's noShowTerms): the whole charge kept (paid online), else the whole price. */
+export function noShowTermsOf(b: PriceFacts): CancellationTerms {
+  const paid = b.paymentStatus === 'paid' && b.amountPaid ? toCents(b.amountPaid) : 0n;
+  return noShowTerms({ price: toCents(b.total), paid });
 }
 
 /** The kernel's cancellation terms for cancelling at `at`: a share of what was paid online, else of the price. */

@@ -6,7 +6,7 @@
  *   A tyre size without a price (or no size) needs a callback: everything zero, callbackRequired.
  */
 import { moneyToCents, toMoney, type Money, type ServiceType } from '@tyres/events';
-import { gstInInclusive, priceQuote } from '@tyres/kernel';
+import { gstInInclusive, priceQuote, type QuoteFees } from '@tyres/kernel';
 import { MSG } from './messages';
 
 export interface QuoteItem {
@@ -34,6 +34,8 @@ export interface QuoteInput {
   tyrePriceCents: bigint | null;
   quantity: number;
   prepaid: boolean;
+  /** The fee schedule in force at quote time (issue 19 price list); the kernel's PRICE_LIST when omitted. */
+  fees?: QuoteFees;
 }
 
 const cents = (value: bigint) => toMoney(value);
@@ -54,7 +56,7 @@ export function callbackQuote(message: string = MSG.callForQuote): Quote {
 export function computeQuote(input: QuoteInput): Quote {
   // A quote for new tyres names the size on its tyre line: no size, no price.
   if (input.serviceType === 'new-tyres' && !input.tyreSize) return callbackQuote();
-  const priced = priceQuote(input);
+  const priced = priceQuote(input, input.fees);
   if (!priced) return callbackQuote();
   return {
     items: priced.lines.map((l) => ({ description: l.description, price: cents(l.cents) })),

@@ -7,7 +7,14 @@ import {
   slotStartsAt,
   toBookingDate as toBusinessDate,
 } from '@tyres/kernel';
-import { bookableProblem, slotStates, TIME_PASSED_REASON, WEEKEND_REASON } from './slots';
+import {
+  bookableProblem,
+  NO_CALENDAR,
+  slotStates,
+  TIME_PASSED_REASON,
+  WEEKEND_REASON,
+  type LiveReservation,
+} from './slots';
 
 // Monday 3 June 2030, 10:30 in Perth (UTC+8, no daylight saving) = 02:30 UTC.
 const MONDAY = '2030-06-03';
@@ -68,14 +75,85 @@ describe('slotStates', () => {
   });
 
   it('slots that already started today in Perth say "Time has passed"', () => {
-    const states = slotStates(MONDAY, at('10:00'), [], []);
+    // Monday 3 June 2030 is Western Australia Day: opened here, so only the clock closes slots.
+    const opened = { ...NO_CALENDAR, holidayOpened: true };
+    const states = slotStates(MONDAY, at('11:45'), [], [], undefined, opened);
     expect(states.map((s) => [s.isAvailable, s.blockedReason])).toEqual([
       [false, TIME_PASSED_REASON],
       [false, TIME_PASSED_REASON],
       [true, null],
       [true, null],
     ]);
-    expect(slotStates(MONDAY, at('09:59'), [], [])[1]!.isAvailable).toBe(true);
+    expect(slotStates(MONDAY, at('09:59'), [], [], undefined, opened)[1]!.isAvailable).toBe(true);
+  });
+
+  it('the started slot an emergency callout booked now falls in (arrival in 30-60 minutes) stays bookable', () => {
+    const opened = { ...NO_CALENDAR, holidayOpened: true };
+    // 10:30: the earliest arrival is 11:00, in the 10-12 AM slot under way.
+    const states = slotStates(MONDAY, at('10:30'), [], [], undefined, opened);
+    expect(states.map((s) => [s.isAvailable, s.blockedReason])).toEqual([
+      [false, TIME_PASSED_REASON],
+      [true, null],
+      [true, null],
+      [true, null],
+    ]);
+    // Full is full, emergency or not.
+    const full = slotStates(
+      MONDAY,
+      at('10:30'),
+      [],
+      [{ slot: '10-12 AM', jobId: 'j', jobNumber: 'JOB-000001', kind: 'booking', expiresAt: null }],
+      undefined,
+      opened,
+    );
+    expect(full[1]).toMatchObject({ isAvailable: false, state: 'booked' });
+  });
+
+  it('a WA public holiday is closed with its name until opened (issue 19)', () => {
+    const states = slotStates(MONDAY, at('07:00'), [], []);
+    expect(
+      states.every((s) => !s.isAvailable && s.blockedReason === 'Public holiday (Western Australia Day)'),
+    ).toBe(true);
+    expect(states[0]!.state).toBe('holiday');
+  });
+
+  it('a slot is full when its live jobs reach the capacity (technicians rostered minus leave)', () => {
+    const job = (n: number, slot = '8-10 AM'): LiveReservation => ({
+      slot,
+      jobId: `j${n}`,
+      jobNumber: `JOB-00000${n}`,
+      kind: 'booking',
+      expiresAt: null,
+    });
+    const day = { ...NO_CALENDAR, rostered: 3, onLeave: 1 };
+    const one = slotStates('2030-06-04', at('07:00'), [], [job(1)], undefined, day);
+    expect(one[0]).toMatchObject({ isAvailable: true, capacity: 2 });
+    const two = slotStates('2030-06-04', at('07:00'), [], [job(1), job(2)], undefined, day);
+    expect(two[0]).toMatchObject({ isAvailable: false, state: 'booked', blockedReason: null });
+    expect(two[0]!.reservations).toHaveLength(2);
+    expect(two[1]!.isAvailable).toBe(true);
+    // No roster: one job per slot, as before.
+    expect(slotStates('2030-06-04', at('07:00'), [], [job(1)])[0]!.isAvailable).toBe(false);
+    // Everyone on leave: closed with the reason.
+    const none = slotStates('2030-06-04', at('07:00'), [], [], undefined, {
+      ...NO_CALENDAR,
+      rostered: 2,
+      onLeave: 2,
+    });
+    expect(none[0]).toMatchObject({ isAvailable: false, state: 'no-technician' });
+  });
+
+  it('calendar blocks: a whole-day block closes every slot, a slot block one (reason shown)', () => {
+    const whole = slotStates('2030-06-04', at('07:00'), [], [], undefined, {
+      ...NO_CALENDAR,
+      calendarBlocks: [{ slot: null, reason: 'Staff training' }],
+    });
+    expect(whole.every((s) => s.blockedReason === 'Staff training' && !s.isAvailable)).toBe(true);
+    const friday = slotStates('2030-06-07', at('07:00'), [], [], undefined, {
+      ...NO_CALENDAR,
+      calendarBlocks: [{ slot: '2-4 PM', reason: 'Supplier pickup' }],
+    });
+    expect(friday.map((s) => s.isAvailable)).toEqual([true, true, true, false]);
   });
 
   it('a block shows its reason; a booking shows no reason (the site says "Unavailable")', () => {
@@ -144,7 +222,10 @@ describe('bookableProblem', () => {
     expect(bookableProblem('2030-06-04', '4-6 PM', now)).toBe('Invalid time slot'));
   it('rejects past dates, started slots and weekends', () => {
     expect(bookableProblem('2030-05-31', '12-2 PM', now)).toBe('Invalid date or time slot selected');
-    expect(bookableProblem(MONDAY, '10-12 AM', now)).toBe('Invalid date or time slot selected');
+    expect(bookableProblem(MONDAY, '8-10 AM', now)).toBe('Invalid date or time slot selected');
+    expect(bookableProblem(MONDAY, '10-12 AM', at('11:45'))).toBe('Invalid date or time slot selected');
     expect(bookableProblem('2030-06-08', '8-10 AM', now)).toBe('Invalid date or time slot selected');
   });
+  it('accepts the started slot of an emergency callout (10:30: arrival from 11:00 in 10-12 AM)', () =>
+    expect(bookableProblem(MONDAY, '10-12 AM', now)).toBeUndefined());
 });

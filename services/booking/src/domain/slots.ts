@@ -1,7 +1,16 @@
 /**
  * Slot availability rules (issue 3, spec sections 5 and 7). Pure: the caller loads blocks and live reservations.
  */
-import { isPastDate, isSlotPast, isTimeSlot, isWeekend, TIME_SLOTS, type TimeSlot } from '@tyres/kernel';
+import {
+  isEmergencySlot,
+  isPastDate,
+  isSlotPast,
+  isTimeSlot,
+  isWeekend,
+  TIME_SLOTS,
+  type TimeSlot,
+} from '@tyres/kernel';
+import { closedHoliday, hasRoom, NO_TECHNICIAN_REASON, slotCapacity, type DayRoster } from './capacity';
 import { horizonSlotReason, isBeyondHorizon, type BookingHorizon } from './horizon';
 import { MSG } from './messages';
 
@@ -26,7 +35,26 @@ export interface LiveReservation {
 export const liveAt = (reservations: LiveReservation[], now: Date) =>
   reservations.filter((r) => r.kind === 'booking' || (r.expiresAt ?? 0) > now.getTime());
 
-export type SlotUnavailability = 'weekend' | 'time-passed' | 'not-open' | 'blocked' | 'booked' | null;
+export type SlotUnavailability =
+  'weekend' | 'time-passed' | 'not-open' | 'holiday' | 'blocked' | 'no-technician' | 'booked' | null;
+
+/**
+ * A date's business calendar (issue 19): its roster counts, whether an admin opened it (when it is a WA public
+ * holiday), and its calendar blocks (whole day when slot is null: a day, a range, a recurring slot).
+ */
+export interface DayFacts extends DayRoster {
+  holidayOpened: boolean;
+  calendarBlocks: CalendarBlockOn[];
+}
+
+/** A calendar block in force on a date: one slot, or the whole day (slot null). */
+export interface CalendarBlockOn {
+  slot: string | null;
+  reason: string | null;
+}
+
+/** Before any roster or calendar: one job per slot, nothing closed. */
+export const NO_CALENDAR: DayFacts = { rostered: 0, onLeave: 0, holidayOpened: false, calendarBlocks: [] };
 
 export interface SlotState {
   slot: TimeSlot;
@@ -35,13 +63,19 @@ export interface SlotState {
   /** Why it is unavailable (admin view). */
   state: SlotUnavailability;
   isBlocked: boolean;
+  /** The first live reservation (bookings and unexpired holds), if any. */
   reservation: LiveReservation | null;
+  /** Every live reservation of the slot. */
+  reservations: LiveReservation[];
+  /** Jobs the slot holds that day (technicians rostered minus leave; 1 with no roster). */
+  capacity: number;
 }
 
 /**
  * Availability of the four slots of a date. Precedence of the reason shown: weekend, time passed, past the booking
  * horizon (when one is given: the customer's and staff form's lists; the admin's slot management plans blocks
- * further ahead), admin block (its reason), booked (no reason: the site shows "Unavailable").
+ * further ahead), a WA public holiday not opened, a calendar block (its reason), a slot block (its reason), no
+ * technician (all on leave), full (live jobs and holds = capacity; no reason: the site shows "Unavailable").
  */
 export function slotStates(
   date: string,
@@ -49,27 +83,42 @@ export function slotStates(
   blocks: SlotBlock[],
   reservations: LiveReservation[],
   horizon?: BookingHorizon,
+  day: DayFacts = NO_CALENDAR,
 ): SlotState[] {
   const weekend = isWeekend(date);
   const live = liveAt(reservations, now);
+  const capacity = slotCapacity(day);
+  const holiday = closedHoliday(date, day.holidayOpened);
   return TIME_SLOTS.map(({ slot }) => {
     const block = blocks.find((b) => b.slot === slot);
-    const reservation = live.find((r) => r.slot === slot) ?? null;
+    const calendarBlock = day.calendarBlocks.find((b) => b.slot === null || b.slot === slot);
+    const held = live.filter((r) => r.slot === slot);
+    const reservation = held[0] ?? null;
     let state: SlotUnavailability = null;
     let blockedReason: string | null = null;
     if (weekend) {
       state = 'weekend';
       blockedReason = WEEKEND_REASON;
-    } else if (isSlotPast(date, slot, now)) {
+    } else if (isSlotPast(date, slot, now) && !isEmergencySlot(date, slot, now)) {
+      // (Today's slot an emergency callout booked now falls in stays bookable although started: issue 19.)
       state = 'time-passed';
       blockedReason = TIME_PASSED_REASON;
     } else if (horizon && isBeyondHorizon(date, horizon)) {
       state = 'not-open';
       blockedReason = horizonSlotReason(horizon);
+    } else if (holiday) {
+      state = 'holiday';
+      blockedReason = holiday;
+    } else if (calendarBlock) {
+      state = 'blocked';
+      blockedReason = calendarBlock.reason?.trim() || 'Unavailable';
     } else if (block) {
       state = 'blocked';
       blockedReason = block.reason?.trim() || 'Unavailable';
-    } else if (reservation) {
+    } else if (capacity === 0) {
+      state = 'no-technician';
+      blockedReason = NO_TECHNICIAN_REASON;
+    } else if (!hasRoom(held.length, capacity)) {
       state = 'booked';
     }
     return {
@@ -79,6 +128,8 @@ export function slotStates(
       state,
       isBlocked: Boolean(block),
       reservation,
+      reservations: held,
+      capacity,
     };
   });
 }
@@ -89,6 +140,8 @@ export function slotStates(
  */
 export function bookableProblem(date: string, slot: unknown, now: Date): string | undefined {
   if (!isTimeSlot(slot)) return MSG.invalidSlot;
-  if (isPastDate(date, now) || isWeekend(date) || isSlotPast(date, slot, now)) return MSG.invalidDateOrSlot;
+  if (isPastDate(date, now) || isWeekend(date)) return MSG.invalidDateOrSlot;
+  // A started slot only as an emergency callout "as soon as possible" (the kernel's emergencySlot).
+  if (isSlotPast(date, slot, now) && !isEmergencySlot(date, slot, now)) return MSG.invalidDateOrSlot;
   return undefined;
 }

@@ -76,6 +76,8 @@ export interface BookingRow {
   expiresAt: Date | null;
   confirmedAt: Date | null;
   createdAt: Date;
+  /** A prepaid quote's card surcharge rate (percent, "1.70"); null/absent on onsite bookings. */
+  cardSurchargeRate?: { toFixed(d: number): string } | null;
 }
 
 export const customerOf = (b: BookingRow) => ({
@@ -91,7 +93,40 @@ export const vehicleOf = (b: BookingRow) => ({
   registration: b.vehicleRegistration,
 });
 
-export function bookingCreatedEvent(b: BookingRow, meta: EventMeta) {
+/** The quote a booking was priced with, as stored on its row (items = the quote's lines). */
+export interface PricedQuote {
+  items: unknown;
+  subtotal: { toFixed(d: number): string } | string;
+  discount: { toFixed(d: number): string } | string;
+  total: { toFixed(d: number): string } | string;
+  callbackRequired: boolean;
+}
+
+/** A quote line's code from its kernel description (priceQuote's lines carry none). */
+export function quoteLineCode(description: string): string {
+  const d = description.toLowerCase();
+  if (d.includes('callout')) return 'callout';
+  if (d.startsWith('fitting')) return 'fitting';
+  if (d.startsWith('balancing')) return 'balancing';
+  if (d.startsWith('puncture')) return 'puncture-repair';
+  if (d.startsWith('battery')) return 'battery';
+  if (d.includes('tyres')) return 'tyre';
+  return 'other';
+}
+
+/** BookingCreated's `quote` (issue 19): the lines as quoted; none for a callback quote (no price yet). */
+export function bookingQuoteOf(q: PricedQuote | undefined) {
+  if (!q || q.callbackRequired || !Array.isArray(q.items) || q.items.length === 0) return undefined;
+  const lines = (q.items as Array<{ description: string; price: string }>).map((i) => ({
+    code: quoteLineCode(i.description),
+    description: i.description,
+    amount: toMoney(i.price),
+  }));
+  return { lines, subtotal: toMoney(q.subtotal), discount: toMoney(q.discount), total: toMoney(q.total) };
+}
+
+export function bookingCreatedEvent(b: BookingRow, meta: EventMeta, quote?: PricedQuote) {
+  const priced = bookingQuoteOf(quote);
   return createEvent(
     BookingCreated,
     {
@@ -117,6 +152,10 @@ export function bookingCreatedEvent(b: BookingRow, meta: EventMeta) {
       customer: customerOf(b),
       vehicle: vehicleOf(b),
       createdAt: (b.confirmedAt ?? b.createdAt).toISOString(),
+      ...(priced ? { quote: priced } : {}),
+      ...(b.paymentMethod === 'prepaid' && b.cardSurchargeRate
+        ? { cardSurchargeRate: b.cardSurchargeRate.toFixed(2) }
+        : {}),
     },
     meta,
   );
@@ -236,7 +275,7 @@ export function paymentConflictEmails(
   },
   meta: () => EventMeta,
 ) {
-  // What the card was charged (PaymentSucceeded.amount: the booking price plus the 1.7% card surcharge), the
+  // What the card was charged (PaymentSucceeded.amount: the booking price plus the card surcharge), the
   // figure on the customer's statement and the one to refund.
   const amount = formatAud(toCents(data.amountPaid));
   const when = `${data.date}, ${data.slot}`;

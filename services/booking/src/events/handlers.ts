@@ -14,12 +14,14 @@ import type {
   JobDeletedV1,
   JobRescheduledV1,
   JobStatusChangedV1,
+  JobUpdatedV1,
   PaymentSucceededV1,
 } from '@tyres/events';
 import type { BookingUseCases } from '../app/bookings';
 import type { Photos } from '../app/photos';
 import type { Reservations } from '../app/reservations';
 import type { Tx } from '../db/client';
+import { applyJobEdit } from '../db/job-edits';
 import { recordJobStatus } from '../db/manage';
 
 export interface HandlerDeps {
@@ -105,7 +107,28 @@ export function bookingHandlers(deps: HandlerDeps) {
     },
   );
 
-  return { onPaymentSucceeded, onJobDeleted, onJobStatusChanged, onJobRescheduled, onJobAssigned };
+  /**
+   * JobUpdated: an admin edited the job (price, address, vehicle, notes, tyres). The booking keeps the edited price
+   * for its cancellation and no-show terms and its manage page, and shows what staff corrected; the newest version
+   * wins, and a customer's later correction of notes or vehicle is kept (db/job-edits.ts).
+   */
+  const onJobUpdated = inbox.handler<EventOf<typeof JobUpdatedV1>>(
+    'booking.applyJobEdit',
+    async (tx, event, ctx) => {
+      const { jobId, version } = event.data;
+      const outcome = await applyJobEdit(tx, event.data);
+      if (outcome !== 'applied') ctx.logger.info({ jobId, version, outcome }, 'job edit not applied whole');
+    },
+  );
+
+  return {
+    onPaymentSucceeded,
+    onJobDeleted,
+    onJobStatusChanged,
+    onJobRescheduled,
+    onJobAssigned,
+    onJobUpdated,
+  };
 }
 
 export type BookingHandlers = ReturnType<typeof bookingHandlers>;

@@ -11,6 +11,8 @@ import {
   manageCancelSchema,
   manageRescheduleSchema,
   manageUpdateSchema,
+  NO_SHOW_NOTE_TOO_LONG,
+  noShowSchema,
   STAFF_CANCEL_REASON,
   staffCancelSchema,
 } from './manage-schemas';
@@ -70,6 +72,9 @@ export const ManagedBookingSchema = z
         refund: money.nullable(),
         fee: money.nullable(),
         feeWaived: z.boolean().nullable(),
+        kind: z.enum(['cancellation', 'no_show']).meta({
+          description: 'cancellation (under the policy) or no_show (staff marked the customer absent).',
+        }),
       })
       .nullable(),
   })
@@ -148,9 +153,12 @@ export const managePaths: RoutePaths = {
       responses: {
         '200': json('The cancelled booking with the terms applied', ManagedBookingSchema),
         ...errors({
-          400: 'The reason is too long (500 characters at most)',
+          400: [
+            'The reason is too long (500 characters at most)',
+            'expected.band must be full_refund, half_refund or no_refund',
+          ],
           ...NOT_FOUND,
-          409: [MANAGE_MSG.cancelled, MANAGE_MSG.cannotCancel],
+          409: [MANAGE_MSG.cancelled, MANAGE_MSG.cannotCancel, MANAGE_MSG.termsChanged],
         }),
       },
     },
@@ -222,7 +230,27 @@ export const managePaths: RoutePaths = {
           ],
           ...ADMIN_ERRORS,
           404: MANAGE_MSG.noBooking,
-          409: [MANAGE_MSG.cancelled, MANAGE_MSG.finished],
+          409: [MANAGE_MSG.cancelled, MANAGE_MSG.finished, MANAGE_MSG.termsChanged],
+        }),
+      },
+    },
+  },
+  '/api/dashboard/bookings/{jobId}/no-show': {
+    post: {
+      summary:
+        "Mark a job's booking as a no-show once its slot has started: charged in full (an invoice for the price, " +
+        'or no refund of a prepaid booking)',
+      tags: ['Dashboard'],
+      security: [{ gatewayIdentity: [] }],
+      requestParams: { path: jobIdParam },
+      requestBody: jsonBody(noShowSchema),
+      responses: {
+        '200': json('The booking, cancelled with the no-show terms applied', ManagedBookingSchema),
+        ...errors({
+          400: NO_SHOW_NOTE_TOO_LONG,
+          ...ADMIN_ERRORS,
+          404: MANAGE_MSG.noBooking,
+          409: [MANAGE_MSG.noShowCancelled, MANAGE_MSG.noShowFinished, MANAGE_MSG.noShowNotStarted],
         }),
       },
     },

@@ -15,6 +15,7 @@ import {
   manageCancelSchema,
   manageRescheduleSchema,
   manageUpdateSchema,
+  noShowSchema,
   staffCancelSchema,
 } from './manage-schemas';
 import { finishBody, receivePhotoUpload, type UploadGuard } from './multipart';
@@ -45,7 +46,7 @@ export function manageRoutes(deps: ManageRouteDeps) {
     app.post('/api/manage/:token/cancel', async (req, res) => {
       private_(res);
       const body = parseOr400(manageCancelSchema, req.body ?? {});
-      res.json(await deps.manage.cancel(req.params.token, body.reason));
+      res.json(await deps.manage.cancel(req.params.token, body.reason, body.expected));
     });
 
     app.patch('/api/manage/:token', async (req, res) => {
@@ -92,7 +93,16 @@ export function manageRoutes(deps: ManageRouteDeps) {
       const jobId = String(req.params.jobId);
       if (!UUID.test(jobId)) throw notFound(MANAGE_MSG.noBooking);
       const body = parseOr400(staffCancelSchema, req.body ?? {});
-      res.json(await deps.manage.staffCancel(jobId, req.identity!, body.reason, body.waiveFee));
+      res.json(
+        await deps.manage.staffCancel(jobId, req.identity!, body.reason, body.waiveFee, body.expected),
+      );
+    });
+    // Mark no-show (admin): once the slot has started, charged in full (the kernel's noShowTerms).
+    app.post('/api/dashboard/bookings/:jobId/no-show', requireAdmin, async (req, res) => {
+      const jobId = String(req.params.jobId);
+      if (!UUID.test(jobId)) throw notFound(MANAGE_MSG.noBooking);
+      const body = parseOr400(noShowSchema, req.body ?? {});
+      res.json(await deps.manage.markNoShow(jobId, req.identity!, body.note));
     });
   };
 }

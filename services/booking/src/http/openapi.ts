@@ -35,6 +35,9 @@ import {
   TyrePriceSchema,
 } from './responses';
 import { managePaths } from './manage-openapi';
+import { erasurePaths } from './erasure-openapi';
+import { calendarPaths } from './calendar-openapi';
+import { priceListPaths } from './price-list-openapi';
 import { blockSlotSchema, moveReservationSchema } from './schemas';
 
 const ADMIN_ERRORS = { 401: STAFF_ERRORS[401], 403: 'Only an admin can do that' } as const;
@@ -410,7 +413,27 @@ export const bookingPaths: RoutePaths = {
       },
     },
   },
+  '/internal/card-surcharge-rate': {
+    get: {
+      summary: 'The card surcharge rate in force now (billing, before it creates a payment intent)',
+      tags: ['Internal'],
+      responses: {
+        '200': json(
+          'The rate',
+          z
+            .object({
+              cardSurchargeRate: z.string().meta({ example: '1.70', description: 'Percent, 2 decimals.' }),
+              label: z.string().meta({ example: '1.7%', description: 'As the business writes it.' }),
+            })
+            .meta({ id: 'CardSurchargeRate' }),
+        ),
+      },
+    },
+  },
   ...managePaths, // "manage my booking" (issue 18): manage-openapi.ts
+  ...erasurePaths, // erasing a customer on request (issue 18, privacy): erasure-openapi.ts
+  ...calendarPaths, // roster, leave, calendar blocks, public holidays, capacity (issue 19): calendar-openapi.ts
+  ...priceListPaths, // price list administration (issue 19): price-list-openapi.ts
 };
 
 export const bookingOpenApi = (): OpenApiDocument =>

@@ -1,7 +1,13 @@
 /** Answer shapes: what the routes send for bookings, tokens and photos. */
 import type { Response } from 'express';
 import { toMoney } from '@tyres/events';
-import { dateFromDb, TIME_SLOT_LABELS, type TimeSlot } from '@tyres/kernel';
+import {
+  dateFromDb,
+  DEFAULT_CARD_SURCHARGE_BP,
+  surchargeRateToWire,
+  TIME_SLOT_LABELS,
+  type TimeSlot,
+} from '@tyres/kernel';
 import { z } from 'zod';
 import type { Replay } from '../app/bookings';
 import type { Booking as BookingModel } from '../db/generated/client';
@@ -22,6 +28,8 @@ export function tokenView(b: BookingModel) {
   return {
     amount: toMoney(b.total),
     currency: 'AUD' as const,
+    // The card surcharge rate the quote was given at ("1.70"); quotes from before it was recorded were at 1.70%.
+    cardSurchargeRate: b.cardSurchargeRate ? b.cardSurchargeRate.toFixed(2) : surchargeRateToWire(DEFAULT_CARD_SURCHARGE_BP),
     status: b.status,
     paymentStatus: b.paymentStatus,
     expiresAt: b.status === 'quoted' ? (b.expiresAt?.toISOString() ?? null) : null,
@@ -74,10 +82,35 @@ export const AdminSlotSchema = z
     isAvailable: z.boolean(),
     blockedReason: z.string().nullable(),
     isBlocked: z.boolean(),
-    state: z.enum(['weekend', 'time-passed', 'not-open', 'blocked', 'booked', 'available', 'held']),
+    state: z
+      .enum([
+        'weekend',
+        'time-passed',
+        'not-open',
+        'holiday',
+        'blocked',
+        'no-technician',
+        'booked',
+        'available',
+        'held',
+      ])
+      .meta({
+        description:
+          'holiday: a WA public holiday not opened by an admin; no-technician: every rostered technician on leave; booked/held: the slot is full (jobs = capacity).',
+      }),
     booking: z
       .object({ jobId: z.string(), jobNumber: z.string(), kind: z.enum(['hold', 'booking']) })
-      .nullable(),
+      .nullable()
+      .meta({ description: 'The first job holding the slot.' }),
+    bookings: z
+      .array(z.object({ jobId: z.string(), jobNumber: z.string(), kind: z.enum(['hold', 'booking']) }))
+      .meta({ description: 'Every job holding the slot (up to its capacity).' }),
+    capacity: z
+      .number()
+      .int()
+      .meta({
+        description: 'Jobs the slot holds that day: technicians rostered minus leave (1 with no roster).',
+      }),
   })
   .meta({ id: 'AdminSlot' });
 
@@ -96,6 +129,10 @@ export const PriceListSchema = z
     prepaidDiscount: Money,
     fittingPerTyre: Money,
     balancingPerTyre: Money,
+    cardSurchargeRate: z.string().meta({
+      example: '1.70',
+      description: 'The card surcharge in force now, percent with 2 decimals (shown as "1.7%").',
+    }),
     batteryService: Money,
     newTyresBasePrice: Money,
     gstPercent: z.number(),
@@ -140,6 +177,10 @@ export const PrepaidQuoteSchema = z
     quoteId: z.string(),
     jobId: z.string(),
     jobNumber: z.string(),
+    cardSurchargeRate: z.string().meta({
+      example: '1.70',
+      description: 'The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.',
+    }),
   })
   .meta({ id: 'PrepaidQuote' });
 
@@ -147,6 +188,10 @@ export const BookingByTokenSchema = z
   .object({
     amount: Money,
     currency: z.literal('AUD'),
+    cardSurchargeRate: z.string().meta({
+      example: '1.70',
+      description: 'The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.',
+    }),
     status: z.enum(['quoted', 'confirmed', 'expired', 'conflict']),
     paymentStatus: z.string(),
     expiresAt: z.string().nullable(),

@@ -17,6 +17,8 @@ import {
   toBookingDate,
   type TimeSlot,
   type BookingRequest,
+  formatSurchargeRate,
+  surchargeRateToWire,
 } from '@tyres/kernel';
 import {
   badRequest,
@@ -61,6 +63,12 @@ import { quoteBody } from '../domain/pricing';
 import { requestedSlugName } from '../domain/suburbs';
 import { looksLikeToken } from '../domain/tokens';
 import { manageRoutes } from './manage';
+import { erasureRoutes } from './erasure-routes';
+import { calendarRoutes } from './calendar-routes';
+import { priceListRoutes } from './price-list-routes';
+import type { PriceList } from '../app/price-list';
+import type { BusinessCalendar } from '../app/calendar';
+import type { CustomerErasure } from '../app/erasure';
 import { finishBody, receivePhotoUpload, type UploadGuard } from './multipart';
 import { bookingOpenApi, bookingPaths } from './openapi';
 import { photoView, send, tokenView } from './responses';
@@ -81,6 +89,12 @@ export interface RouteDeps {
   uploads: UploadGuard;
   suburbs: Suburbs;
   addresses: AddressProvider;
+  /** Issue 18 (privacy): erasing a customer on request (erasure-routes.ts). */
+  erasure: CustomerErasure;
+  /** Issue 19: roster, leave, calendar blocks, public holidays (calendar-routes.ts). */
+  calendar?: BusinessCalendar;
+  /** Issue 19: price list administration (price-list-routes.ts). */
+  priceList?: PriceList;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -180,13 +194,16 @@ export function bookingRoutes(deps: RouteDeps) {
       }
       res.json({ price: toMoney(price.cents), size: price.size, brand: price.brand, model: price.model });
     });
-    app.get('/api/pricing', (_req, res) => {
+    app.get('/api/pricing', async (_req, res) => {
+      // The fees in force now (issue 19 price list); battery service and the "from" price are the kernel's.
+      const fees = await deps.pricing.fees();
       res.json({
-        calloutFee: toMoney(PRICES.calloutFee),
-        punctureRepair: toMoney(PRICES.punctureRepair),
-        prepaidDiscount: toMoney(PRICES.prepaidDiscount),
-        fittingPerTyre: toMoney(PRICES.fittingPerTyre),
-        balancingPerTyre: toMoney(PRICES.balancingPerTyre),
+        calloutFee: toMoney(fees.calloutFee),
+        punctureRepair: toMoney(fees.punctureRepair),
+        prepaidDiscount: toMoney(fees.prepaidDiscount),
+        fittingPerTyre: toMoney(fees.fittingPerTyre),
+        balancingPerTyre: toMoney(fees.balancingPerTyre),
+        cardSurchargeRate: surchargeRateToWire(fees.cardSurchargeRate),
         batteryService: toMoney(PRICES.batteryService),
         newTyresBasePrice: toMoney(PRICES.newTyresBasePrice),
         gstPercent: Number(GST_PERCENT),
@@ -268,6 +285,9 @@ export function bookingRoutes(deps: RouteDeps) {
     });
 
     manageRoutes(deps)(app); // "manage my booking" (public, by the link's token): manage.ts
+    calendarRoutes(deps)(app); // the business calendar (admin, issue 19): calendar-routes.ts
+    priceListRoutes(deps)(app); // price list administration (admin, issue 19): price-list-routes.ts
+    erasureRoutes(deps)(app); // erasing a customer on request (admin, issue 18 privacy): erasure-routes.ts
 
     // ---------------------------------------------------------------- suburbs & addresses (public)
     app.get('/api/suburbs', async (_req, res) => {
@@ -369,6 +389,14 @@ export function bookingRoutes(deps: RouteDeps) {
         jobNumber: b.jobNumber,
         bookingToken: token,
         ...tokenView(b),
+      });
+    });
+    // Billing: the card surcharge rate in force now, for a payment intent it is about to create (pay-an-invoice).
+    internal.get('/card-surcharge-rate', async (_req, res) => {
+      const fees = await deps.pricing.fees();
+      res.json({
+        cardSurchargeRate: surchargeRateToWire(fees.cardSurchargeRate),
+        label: formatSurchargeRate(fees.cardSurchargeRate),
       });
     });
     app.use('/internal', internal);

@@ -3,6 +3,7 @@
  * data), its own EVENT_PREFIX / REDIS_PREFIX, the real runtime (Prisma, RabbitMQ bus and outbox relay, Redis),
  * started in-process on port 0 with a business clock the tests can move.
  */
+import { isWaPublicHoliday } from '@tyres/kernel';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { connect, type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import { Pool } from 'pg';
@@ -231,11 +232,15 @@ export async function startTestBooking(
   };
 }
 
-/** Monday-to-Friday dates from a Monday far enough ahead that "today" never interferes. */
+/**
+ * Monday-to-Friday dates from a Monday far enough ahead that "today" never interferes, WA public holidays skipped
+ * (closed unless opened, issue 19).
+ */
 export function businessDays(start = '2031-01-06'): () => string {
   let d = new Date(`${start}T00:00:00Z`);
   return () => {
-    while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() + 86_400_000);
+    while (d.getUTCDay() === 0 || d.getUTCDay() === 6 || isWaPublicHoliday(d.toISOString().slice(0, 10)))
+      d = new Date(d.getTime() + 86_400_000);
     const out = d.toISOString().slice(0, 10);
     d = new Date(d.getTime() + 86_400_000);
     return out;

@@ -428,6 +428,50 @@ describe('POST /api/manage/{token}/cancel', () => {
     });
   });
 
+  it('the terms the customer saw are the ones they consent to: a boundary crossed before confirming is a 409, nothing cancelled', async () => {
+    const date = nextDay();
+    const { jobId, token } = await bookPrepaid(date, '2-4 PM');
+    const start = startOf(date, '2-4 PM').getTime();
+    // The page, a minute before the 24-hour boundary: a full refund.
+    app.clock.set(new Date(start - 24 * HOUR - 60_000));
+    const shown = (await get(token)).body as unknown as {
+      cancellation: { band: string; refund: string; fee: string };
+    };
+    expect(shown.cancellation).toMatchObject({ band: 'full_refund', refund: '465.58', fee: '0.00' });
+    const expected = {
+      band: shown.cancellation.band,
+      refund: shown.cancellation.refund,
+      fee: shown.cancellation.fee,
+    };
+    // Confirmed two minutes later: the 50% band applies now, which the customer never saw.
+    app.clock.set(new Date(start - 24 * HOUR + 60_000));
+    const late = await cancel(token, { expected });
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({
+      code: 'terms_changed',
+      message:
+        'The cancellation terms changed while this page was open (the booking is now closer to its start). Please check the new terms and confirm again.',
+    });
+    const still = (await get(token)).body as unknown as {
+      status: string;
+      cancellation: { band: string; refund: string; fee: string };
+    };
+    expect(still.status).toBe('confirmed');
+    expect((await reservationOf(jobId)).released_at).toBeNull();
+    // Confirming the new terms cancels with them.
+    const again = await cancel(token, {
+      expected: {
+        band: still.cancellation.band,
+        refund: still.cancellation.refund,
+        fee: still.cancellation.fee,
+      },
+    });
+    expect(again.status).toBe(200);
+    const event = await app.events.waitFor<Cancelled>('booking.cancelled.v1', (d) => d.jobId === jobId);
+    expect(event.data).toMatchObject({ band: 'half_refund', refund: '232.79', fee: '232.79' });
+    expect((await cancel(token, { expected: { band: 'best', refund: '1', fee: 'x' } })).status).toBe(400);
+  });
+
   it('6 hours ahead, pay on site: no refund band, the whole price is the fee', async () => {
     const date = nextDay();
     const { jobId, token } = await book(date, '12-2 PM');

@@ -139,23 +139,22 @@ describe('PUT /internal/reservations/{jobId} (reschedule)', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
   });
 
-  it('the database itself refuses a second live reservation of a slot (partial unique index)', async () => {
+  it('with no roster a slot holds one job: moving another job onto a taken slot is 409 (issue 19: capacity under the slot lock replaced the unique index)', async () => {
     const date = nextDay();
     await book(date, '2-4 PM');
     const other = await book(date, '12-2 PM');
-    // Bypass every application check: move the other job's row onto the taken slot directly.
-    await expect(
-      app.pg.query(`UPDATE booking.slot_reservations SET time_slot = '2-4 PM' WHERE job_id = $1`, [
-        other.jobId,
-      ]),
-    ).rejects.toMatchObject({ code: '23505', constraint: 'slot_reservations_active_slot_key' });
-    // A released row does not count: after a cancel the same move is fine.
-    await app.pg.query(`UPDATE booking.slot_reservations SET released_at = now() WHERE job_id = $1`, [
-      other.jobId,
-    ]);
-    await app.pg.query(`UPDATE booking.slot_reservations SET time_slot = '2-4 PM' WHERE job_id = $1`, [
-      other.jobId,
-    ]);
+    const res = await app.request(
+      'PUT',
+      `/internal/reservations/${other.jobId}`,
+      { scheduledDate: date, timeSlot: '2-4 PM' },
+      staff(),
+    );
+    expect(res.status).toBe(409);
+    const { rows } = await app.pg.query(
+      `SELECT count(*)::int AS n FROM booking.slot_reservations WHERE date = $1 AND time_slot = '2-4 PM' AND released_at IS NULL`,
+      [date],
+    );
+    expect(rows[0].n).toBe(1);
   });
 });
 

@@ -93,17 +93,25 @@ describe('booking: slot list plans with 50,000 bookings', () => {
 
   const expectIndexed = (plan: PlanNode) => {
     const nodes = nodesOf(plan);
-    expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
+    // Issue 19: the roster, leave, calendar blocks and opened holidays are a few dozen rows at most (one per
+    // technician, leave or block): a sequential scan of them is the cheapest read and stays so.
+    const SMALL = ['roster_technicians', 'technician_leave', 'calendar_blocks', 'holiday_openings'];
+    expect(
+      nodes.filter((n) => n['Node Type'] === 'Seq Scan' && !SMALL.includes(String(n['Relation Name']))),
+    ).toEqual([]);
     expect(nodes.filter((n) => n['Node Type'] === 'Sort')).toEqual([]);
     const reads = nodes.filter((n) => n['Relation Name']).map((n) => [n['Relation Name'], n['Index Name']]);
     expect(reads).toEqual(
       expect.arrayContaining([
-        ['slot_reservations', expect.stringMatching(/^slot_reservations_(active_slot_key|date_idx)$/)],
+        [
+          'slot_reservations',
+          expect.stringMatching(/^slot_reservations_(active_slot_key|live_slot_idx|date_idx)$/),
+        ],
         ['bookings', 'bookings_pkey'],
         ['time_slots', 'time_slots_date_slot_key'],
       ]),
     );
-    for (const [, index] of reads) expect(index).toBeDefined();
+    for (const [relation, index] of reads) if (!SMALL.includes(String(relation))) expect(index).toBeDefined();
   };
 
   it.each(['2031-02-20', '2030-06-02'])('%s, custom plan: index scans only', async (date) => {
@@ -119,8 +127,9 @@ describe('booking: slot list plans with 50,000 bookings', () => {
     const client = await pool.connect();
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE ${name}(date) AS ${text}`);
-      const [row] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE ${name}('2031-02-20')`)).rows as {
+      // $2: the date's ISO weekday (issue 19: the roster and recurring blocks).
+      await client.query(`PREPARE ${name}(date, int) AS ${text}`);
+      const [row] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE ${name}('2031-02-20', 4)`)).rows as {
         'QUERY PLAN': { Plan: PlanNode }[];
       }[];
       expectIndexed(row!['QUERY PLAN'][0]!.Plan);

@@ -45,8 +45,8 @@ describe('GET /api/time-slots', () => {
   });
 
   it('"Time has passed" for slots already started today in Perth', async () => {
-    // 11:00 on a Wednesday in Perth.
-    app.clock.set(new Date('2031-05-07T11:00:00+08:00'));
+    // 11:45 on a Wednesday in Perth (an emergency callout now arrives from 12:15, in 12-2 PM: issue 19).
+    app.clock.set(new Date('2031-05-07T11:45:00+08:00'));
     const res = await app.request('GET', '/api/time-slots?date=2031-05-07');
     expect(res.body).toEqual([
       { slot: '8-10 AM', isAvailable: false, blockedReason: 'Time has passed' },

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Histogram } from 'prom-client';
 import {
   correlationIdFrom,
+  loggableUrl,
   REQUEST_ID_HEADER,
   runWithContext,
   toHttpError,
@@ -129,7 +130,13 @@ export function createEdge(deps: EdgeDeps) {
     const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     if (level === 'debug' && !logger.isLevelEnabled('debug')) return;
     logger[level](
-      { correlationId, method: req.method, url: req.url, status, ms: Math.round(seconds * 10_000) / 10 },
+      {
+        correlationId,
+        method: req.method,
+        url: loggableUrl(req.url),
+        status,
+        ms: Math.round(seconds * 10_000) / 10,
+      },
       'request',
     );
   }

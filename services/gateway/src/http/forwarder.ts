@@ -7,7 +7,7 @@ import {
   type Plugin,
   type RequestHandler as ProxyHandler,
 } from 'http-proxy-middleware';
-import type { Logger } from '@tyres/service-kit';
+import { loggableUrl, type Logger } from '@tyres/service-kit';
 import {
   context,
   contextFrom,
@@ -184,7 +184,7 @@ export function createForwarder(deps: ForwarderDeps) {
         {
           err: err.message,
           upstream: flight?.route.upstream,
-          url: req.url,
+          url: loggableUrl(req.url),
           correlationId: flight?.correlationId,
         },
         flight?.timedOut ? 'upstream timed out' : 'upstream unavailable',

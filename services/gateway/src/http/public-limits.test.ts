@@ -27,6 +27,8 @@ describe('limitGroupOf', () => {
     ['PATCH', '/api/manage/tok3n/', 'manageBooking'],
     ['POST', '/api/manage/tok3n/reschedule', 'manageBooking'],
     ['POST', '/api/Manage/tok3n/cancel', 'manageBooking'],
+    ['GET', '/api/unsubscribe/tok3n', 'unsubscribe'],
+    ['POST', '/api/unsubscribe/tok3n/', 'unsubscribe'],
   ])('%s %s counts as %s', (method, path, group) => {
     expect(limitGroupOf(method, path)).toBe(group);
   });

@@ -11,7 +11,14 @@ import type { Logger } from '@tyres/service-kit';
  * The numbers are far above what a real customer does in an hour; staff (signed-in) calls are never counted.
  */
 export type LimitGroup =
-  'quotes' | 'bookings' | 'photoUploads' | 'addressSuggestions' | 'paymentIntents' | 'manageBooking';
+  | 'quotes'
+  | 'bookings'
+  | 'photoUploads'
+  | 'addressSuggestions'
+  | 'paymentIntents'
+  | 'manageBooking'
+  | 'payInvoice'
+  | 'unsubscribe';
 
 export type HourlyLimits = Record<LimitGroup, number>;
 
@@ -24,6 +31,11 @@ export const DEFAULT_HOURLY_LIMITS: HourlyLimits = {
   // The customer's "manage my booking" page (issue 18): every read and change of /api/manage/{token} (its photo
   // uploads count as photoUploads). A customer uses a handful; the token itself is 256 random bits.
   manageBooking: 300,
+  // An invoice's "Pay now" page (issue 18): reads of /api/pay/{token} (its payment intents count as paymentIntents).
+  payInvoice: 300,
+  // The review request's unsubscribe link (issue 18, notify): the page unsubscribes once per click. Mail providers
+  // send their one-click unsubscribes (RFC 8058) from a few addresses shared by all their users: room for those.
+  unsubscribe: 300,
 };
 
 const perHour = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -36,6 +48,8 @@ export const publicLimitsEnv = {
   PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.addressSuggestions),
   PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.paymentIntents),
   PUBLIC_LIMIT_MANAGE_BOOKING_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.manageBooking),
+  PUBLIC_LIMIT_PAY_INVOICE_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.payInvoice),
+  PUBLIC_LIMIT_UNSUBSCRIBE_PER_HOUR: perHour(DEFAULT_HOURLY_LIMITS.unsubscribe),
 };
 
 /** The hourly limits from the parsed configuration. */
@@ -47,6 +61,8 @@ export function hourlyLimits(config: { [K in keyof typeof publicLimitsEnv]: numb
     addressSuggestions: config.PUBLIC_LIMIT_ADDRESS_SUGGESTIONS_PER_HOUR,
     paymentIntents: config.PUBLIC_LIMIT_PAYMENT_INTENTS_PER_HOUR,
     manageBooking: config.PUBLIC_LIMIT_MANAGE_BOOKING_PER_HOUR,
+    payInvoice: config.PUBLIC_LIMIT_PAY_INVOICE_PER_HOUR,
+    unsubscribe: config.PUBLIC_LIMIT_UNSUBSCRIBE_PER_HOUR,
   };
 }
 
@@ -64,12 +80,14 @@ const RULES: Array<{ group: LimitGroup; methods: Set<string>; path: RegExp }> = 
   { group: 'bookings', methods: POST, path: /^\/api\/bookings\/?$/i },
   { group: 'photoUploads', methods: POST, path: /^\/api\/(?:bookings|manage)\/[^/]+\/photos\/?$/i },
   { group: 'manageBooking', methods: ANY, path: /^\/api\/manage(?:\/|$)/i },
+  { group: 'unsubscribe', methods: ANY, path: /^\/api\/unsubscribe(?:\/|$)/i },
   { group: 'addressSuggestions', methods: READ, path: /^\/api\/addresses(?:\/|$)/i },
   {
     group: 'paymentIntents',
     methods: POST,
-    path: /^\/api\/(?:create-payment-intent-token\/?$|payments\/(?!webhook\/?$))/i,
+    path: /^\/api\/(?:create-payment-intent-token\/?$|payments\/(?!webhook\/?$)|pay\/[^/]+\/payment-intent\/?$)/i,
   },
+  { group: 'payInvoice', methods: ANY, path: /^\/api\/pay(?:\/|$)/i },
 ];
 
 /** The limited group a call belongs to, if any. */
@@ -133,6 +151,8 @@ export class PublicLimits {
       addressSuggestions: limiter('addressSuggestions'),
       paymentIntents: limiter('paymentIntents'),
       manageBooking: limiter('manageBooking'),
+      payInvoice: limiter('payInvoice'),
+      unsubscribe: limiter('unsubscribe'),
     };
   }
 

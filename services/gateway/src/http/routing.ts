@@ -17,6 +17,9 @@ export const ROUTES: Route[] = [
   // Staff photo viewer is served by booking, which owns the photo bytes.
   { pattern: /^\/api\/dashboard\/jobs\/[^/]+\/photos\/[^/]+\/?$/, upstream: 'booking', access: 'staff' },
   { prefix: '/api/dashboard/timeslots', upstream: 'booking', access: 'admin' },
+  // The business calendar (issue 19): roster, leave, calendar blocks, public holidays, capacity.
+  { prefix: '/api/dashboard/calendar', upstream: 'booking', access: 'admin' },
+  { prefix: '/api/dashboard/prices', upstream: 'booking', access: 'admin' }, // price list administration (issue 19)
   // Cancelling a job's booking under the cancellation policy (issue 18): booking owns the slot and the terms.
   { prefix: '/api/dashboard/bookings', upstream: 'booking', access: 'admin' },
   { prefix: '/api/dashboard/jobs-with-details', upstream: 'jobs', access: 'staff' },
@@ -41,6 +44,10 @@ export const ROUTES: Route[] = [
   { prefix: '/api/addresses', upstream: 'booking', access: 'public' },
   { prefix: '/api/create-payment-intent-token', upstream: 'billing', access: 'public' },
   { prefix: '/api/payments', upstream: 'billing', access: 'public' },
+  // "Pay now" (issue 18): an invoice's pay link, by the token in its link.
+  { prefix: '/api/pay', upstream: 'billing', access: 'public' },
+  // The review request's unsubscribe link (issue 18, Spam Act 2003): the token in the link is the credential.
+  { prefix: '/api/unsubscribe', upstream: 'notify', access: 'public' },
 ];
 
 export const WS_ROUTES: Route[] = [{ prefix: '/ws/notifications', upstream: 'notify', access: 'staff' }];

@@ -15,6 +15,7 @@ import { weekdayName } from '@tyres/kernel';
 import type { Logger } from '@tyres/service-kit';
 import type { BookingChangeRow, BookingChanges, ChangeOutcome } from '../db/booking-changes';
 import type { Tx } from '../db/client';
+import type { JobEdits } from '../db/job-edits';
 import type { DetailChanges, JobsRepository } from '../db/jobs-repository';
 import type { JobRow } from '../domain/job-view';
 import { canTransition, RESCHEDULABLE, stepTime } from '../domain/status';
@@ -35,6 +36,8 @@ interface Outcome {
 export interface BookingChangeDeps {
   jobs: JobsRepository;
   changes: BookingChanges;
+  /** Issue 19: an admin's edits; a customer's older correction of the same field does not overwrite one. */
+  edits?: JobEdits;
   outbox: Outbox;
   logger: Logger;
 }
@@ -171,15 +174,25 @@ export class BookingChangeFacts {
     const skipped: string[] = [];
     for (const field of CORRECTABLE) {
       if (d[field] === undefined) continue;
-      if (await this.deps.changes.newerCorrectionApplied(tx, job.id, field, at)) skipped.push(field);
+      if (
+        (await this.deps.changes.newerCorrectionApplied(tx, job.id, field, at)) ||
+        // Last writer wins per field: an admin's edit made after the customer's correction stands (issue 19).
+        (field !== 'phone' && (await this.deps.edits?.editedSince(tx, job.id, field, at)))
+      )
+        skipped.push(field);
       else Object.assign(changes, { [field]: d[field] });
     }
     if (Object.keys(changes).length === 0)
-      return { outcome: 'stale', note: `newer corrections of ${skipped.join(', ')} were applied first` };
+      return {
+        outcome: 'stale',
+        note: `newer corrections or staff edits of ${skipped.join(', ')} were applied first`,
+      };
     await this.deps.jobs.updateDetails(tx, job.id, changes);
     return {
       outcome: 'applied',
-      note: skipped.length ? `newer corrections of ${skipped.join(', ')} were applied first` : undefined,
+      note: skipped.length
+        ? `newer corrections or staff edits of ${skipped.join(', ')} were applied first`
+        : undefined,
     };
   }
 

@@ -26,6 +26,8 @@ import type { SlotChanges } from './slot-changes';
 
 export interface ListOptions {
   selection?: StatusSelection;
+  /** Only jobs scheduled from `from` to `to` (Perth dates, inclusive). */
+  scheduled?: { from: string; to: string };
   technicianId?: string;
   page: number;
   pageSize: number;
@@ -67,6 +69,7 @@ export class JobUseCases {
     return this.deps.jobs.list(
       {
         selection: options.selection,
+        scheduled: options.scheduled,
         technicianId: scope.technicianId,
         limit: options.pageSize,
         offset: (options.page - 1) * options.pageSize,

@@ -124,14 +124,6 @@ export class InvoiceRecords {
     return rows[0]?.jobId;
   }
 
-  async hasPurchaseInvoices(tx: Tx, jobId: string): Promise<boolean> {
-    const rows = await tx.$queryRawUnsafe<unknown[]>(
-      `SELECT 1 FROM "jobs"."job_purchase_invoices" WHERE "job_id" = $1::uuid LIMIT 1`,
-      jobId,
-    );
-    return rows.length > 0;
-  }
-
   /** jobs.purchase_cost = sum of the job's live purchase invoices; purchase_invoice = the latest number. */
   async recomputePurchaseCost(tx: Tx, jobId: string): Promise<void> {
     await tx.$executeRawUnsafe(

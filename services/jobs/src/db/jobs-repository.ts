@@ -1,3 +1,4 @@
+import type { SqlExecutor } from '@tyres/events';
 import { dateToDb } from '@tyres/kernel';
 import type { DetailedJob, JobRow, JobShape, JsonPage } from '../domain/job-view';
 import type { StatusSelection } from '../domain/schedule';
@@ -36,6 +37,8 @@ export interface ListQuery {
   selection?: StatusSelection;
   /** Only jobs assigned to this technician (technician callers, and /technicians/{id}/jobs). */
   technicianId?: string;
+  /** Only jobs scheduled from `from` to `to` (`YYYY-MM-DD`, inclusive; the route caps the range at 62 days). */
+  scheduled?: { from: string; to: string };
   limit: number;
   offset: number;
 }
@@ -104,6 +107,7 @@ function filterSql(
  *     documents are fetched by primary key.
  */
 export function listSql(query: ListQuery, shape: JobShape): { sql: string; params: unknown[] } {
+  if (query.scheduled) return scheduledListSql(query, query.scheduled, shape);
   const where = listWhere(query);
   const counted = countWhere(query); // same parameters, same order
   const n = where.params.length;
@@ -132,6 +136,36 @@ export function listSql(query: ListQuery, shape: JobShape): { sql: string; param
 }
 
 /**
+ * A list limited to a scheduled-date range (the schedule calendar's week, day or today): the range's live jobs are
+ * found first with an index-only scan of jobs_live_schedule_idx ((scheduled_date, time_slot) INCLUDE created_at,
+ * id, status, technician; migration *_jobs_scheduled_range), which holds everything the filters and the order need, so the
+ * range's rows (bounded: at most 62 days of bookings) are counted and sorted as narrow keys; then the page's
+ * documents are fetched by primary key. job_counts cannot count a date range, so the total is count(*) of that
+ * same key set. Same order as every list: newest booking first.
+ */
+function scheduledListSql(
+  query: ListQuery,
+  range: { from: string; to: string },
+  shape: JobShape,
+): { sql: string; params: unknown[] } {
+  const where = listWhere(query);
+  const params = [...where.params, range.from, range.to];
+  const n = params.length;
+  const doc = shape === 'details' ? '"doc"' : '"doc_dashboard"';
+  const sql = `
+    WITH hits AS MATERIALIZED (
+      SELECT j."id", j."created_at" FROM "jobs"."jobs" j
+      WHERE ${where.sql} AND j."scheduled_date" BETWEEN $${n - 1}::date AND $${n}::date),
+    page AS MATERIALIZED (
+      SELECT h."id", h."created_at" FROM hits h ORDER BY h."created_at" DESC, h."id" DESC
+      LIMIT $${n + 1}::int OFFSET $${n + 2}::bigint)
+    SELECT (SELECT count(*) FROM hits)::int AS "total",
+           COALESCE((SELECT json_agg(d.${doc} ORDER BY p."created_at" DESC, p."id" DESC)
+                     FROM page p JOIN "jobs"."jobs" d ON d."id" = p."id"), '[]'::json)::text AS "body"`;
+  return { sql, params: [...params, query.limit, query.offset] };
+}
+
+/**
  * A job as booking announced it (BookingCreated): the row the jobs service adopts (scheduledDate `YYYY-MM-DD`).
  * What later happens to a job (assignment, status times, purchase cost, cancel, delete) starts empty.
  */
@@ -153,6 +187,15 @@ export type NewJob = Omit<
   | 'deletedBy'
 >;
 
+/** What was stored for a job id before its BookingCreated arrived (JobsRepository.insert). */
+export interface EarlyArrivals {
+  purchaseInvoices: boolean;
+  /** The first payment's intent (payments are kept by job id), null when none. */
+  firstPaymentIntentId: string | null;
+  /** Booking changes kept with outcome `waiting`. */
+  waitingChanges: boolean;
+}
+
 /** The details a customer may correct (BookingUpdated); absent = unchanged, notes null = cleared. */
 export interface DetailChanges {
   phone?: string;
@@ -168,6 +211,15 @@ export interface StatusChange {
   /** Set paymentStatus to paid too. */
   paid?: boolean;
 }
+
+/** The column of each status timestamp (`setStatus`). */
+const STAMP_COLUMNS: Record<StatusTimestampField, string> = {
+  inProgressAt: 'in_progress_at',
+  completedAt: 'completed_at',
+  invoicedAt: 'invoiced_at',
+  paidAt: 'paid_at',
+  cancelledAt: 'cancelled_at',
+};
 
 export class JobsRepository {
   constructor(private readonly db: Db) {}
@@ -267,28 +319,98 @@ export class JobsRepository {
     await tx.$executeRawUnsafe(`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended($1, 4242))`, jobId);
   }
 
-  /** Inserts the job; false when a job with this id or job number exists already (nothing written). */
-  async insert(tx: Tx, job: NewJob): Promise<boolean> {
-    const created = await tx.job.createMany({
-      skipDuplicates: true,
-      data: [{ ...job, scheduledDate: dateToDb(job.scheduledDate) }],
-    });
-    return created.count > 0;
+  /** `lockJobId` for several ids in one statement, in id order (each once). */
+  async lockJobIds(tx: SqlExecutor, jobIds: readonly string[]): Promise<void> {
+    const ids = [...new Set(jobIds)].sort();
+    await tx.$executeRawUnsafe(
+      `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 4242)))
+         FROM (SELECT id FROM unnest($1::text[]) AS id ORDER BY id) ids`,
+      ids,
+    );
+  }
+
+  /**
+   * Inserts the job; null when a job with this id or job number exists already (nothing written). Otherwise what
+   * arrived for this job id before it existed, read in the same statement (RETURNING): whether purchase invoices are
+   * stored, the first payment's intent, and whether booking changes wait. One round trip instead of four (the
+   * BookingCreated handler runs once per booking; bench:scale).
+   */
+  async insert(tx: SqlExecutor, job: NewJob): Promise<EarlyArrivals | null> {
+    const rows = await tx.$queryRawUnsafe<
+      { purchase_invoices: boolean; payment_intent_id: string | null; waiting_changes: boolean }[]
+    >(
+      `INSERT INTO "jobs"."jobs" (
+         "id", "job_number", "customer_id", "vehicle_id", "customer_name", "customer_email", "customer_phone",
+         "vehicle_make", "vehicle_model", "vehicle_year", "vehicle_color", "vehicle_registration", "service_type",
+         "status", "scheduled_date", "scheduled_day", "time_slot", "address", "suburb", "postcode", "tyre_size",
+         "tyre_quantity", "tyre_brand", "notes", "customer_value", "payment_method", "payment_status",
+         "stripe_payment_intent_id", "channel", "created_at", "updated_at")
+       VALUES ($1::uuid, $2, $3::uuid, $4::uuid, $5, $6, $7, $8, $9, $10::int, $11, $12, $13, $14, $15::date, $16,
+               $17, $18, $19, $20, $21, $22::int, $23, $24, $25::numeric, $26, $27, $28, $29, $30::timestamptz, now())
+       ON CONFLICT DO NOTHING
+       RETURNING
+         EXISTS (SELECT 1 FROM "jobs"."job_purchase_invoices" WHERE "job_id" = $1::uuid) AS purchase_invoices,
+         (SELECT "payment_intent_id" FROM "jobs"."job_payments" WHERE "job_id" = $1::uuid
+           ORDER BY "succeeded_at" LIMIT 1) AS payment_intent_id,
+         EXISTS (SELECT 1 FROM "jobs"."job_booking_changes" WHERE "job_id" = $1::uuid AND "outcome" = 'waiting')
+           AS waiting_changes`,
+      job.id,
+      job.jobNumber,
+      job.customerId,
+      job.vehicleId,
+      job.customerName,
+      job.customerEmail,
+      job.customerPhone,
+      job.vehicleMake,
+      job.vehicleModel,
+      job.vehicleYear,
+      job.vehicleColor,
+      job.vehicleRegistration,
+      job.serviceType,
+      job.status,
+      job.scheduledDate,
+      job.scheduledDay,
+      job.timeSlot,
+      job.address,
+      job.suburb,
+      job.postcode,
+      job.tyreSize,
+      job.tyreQuantity,
+      job.tyreBrand,
+      job.notes,
+      job.customerValue,
+      job.paymentMethod,
+      job.paymentStatus,
+      job.stripePaymentIntentId,
+      job.channel,
+      job.createdAt,
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      purchaseInvoices: row.purchase_invoices,
+      firstPaymentIntentId: row.payment_intent_id,
+      waitingChanges: row.waiting_changes,
+    };
   }
 
   async exists(tx: Tx, id: string): Promise<boolean> {
     return !!(await tx.job.findUnique({ where: { id }, select: { id: true } }));
   }
 
+  /**
+   * Raw, like `assign`: Prisma's `update` compiled the query each time and read the whole updated row back (its two
+   * list documents included) for callers that re-read the job anyway.
+   */
   async setStatus(tx: Tx, id: string, change: StatusChange): Promise<void> {
-    await tx.job.update({
-      where: { id },
-      data: {
-        status: change.status,
-        ...(change.stamp ? { [change.stamp.field]: change.stamp.at } : {}),
-        ...(change.paid ? { paymentStatus: 'paid' } : {}),
-      },
-    });
+    const stamp = change.stamp ? `, "${STAMP_COLUMNS[change.stamp.field]}" = $3::timestamptz` : '';
+    const paid = change.paid ? `, "payment_status" = 'paid'` : '';
+    await tx.$executeRawUnsafe(
+      `UPDATE "jobs"."jobs" SET "status" = $2${stamp}${paid}, "updated_at" = now() WHERE "id" = $1::uuid`,
+      id,
+      change.status,
+      ...(change.stamp ? [change.stamp.at] : []),
+    );
   }
 
   /** Status cancelled; `by` is the staff member (null: the customer), `reason` as booking recorded it. */
@@ -331,7 +453,11 @@ export class JobsRepository {
   }
 
   async assign(tx: Tx, id: string, technicianId: string | null): Promise<void> {
-    await tx.job.update({ where: { id }, data: { assignedTechnicianId: technicianId } });
+    await tx.$executeRawUnsafe(
+      `UPDATE "jobs"."jobs" SET "assigned_technician_id" = $2::uuid, "updated_at" = now() WHERE "id" = $1::uuid`,
+      id,
+      technicianId,
+    );
   }
 
   async moveSlot(
@@ -359,16 +485,6 @@ export class JobsRepository {
   /** A payment for the job (PaymentSucceeded), kept even when the job is not here yet; a repeat is ignored. */
   async addPayment(tx: Tx, payment: Prisma.JobPaymentCreateManyInput): Promise<void> {
     await tx.jobPayment.createMany({ skipDuplicates: true, data: [payment] });
-  }
-
-  /** The job's first payment, or undefined. */
-  async firstPayment(tx: Tx, jobId: string): Promise<{ paymentIntentId: string } | undefined> {
-    const payment = await tx.jobPayment.findFirst({
-      where: { jobId },
-      orderBy: { succeededAt: 'asc' },
-      select: { paymentIntentId: true },
-    });
-    return payment ?? undefined;
   }
 
   /** paymentStatus paid with the given payment intent (a payment that arrived before its BookingCreated). */

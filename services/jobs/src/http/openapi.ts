@@ -22,6 +22,8 @@ import {
   TECHNICIAN_NOT_ASSIGNABLE,
   TECHNICIAN_NOT_FOUND,
 } from '../domain/messages';
+import { JOB_EDIT_MESSAGES, jobEditBody, JobHistorySchema } from './job-edit-schemas';
+import { NOTHING_CHANGED } from '../domain/job-edits';
 import {
   DashboardJobSchema,
   DetailedJobSchema,
@@ -42,6 +44,7 @@ import {
   listQueryFields,
   MAX_PAGE,
   MAX_PAGE_SIZE,
+  MAX_SCHEDULED_RANGE_DAYS,
   rescheduleBody,
   statusBody,
   STATUS_MESSAGE,
@@ -68,6 +71,11 @@ const LIST_QUERY_MESSAGES = [
   'Filter by status or by scheduleStatus, not both',
   `page must be a whole number from 1 to ${MAX_PAGE}`,
   `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+  'scheduledFrom must be a date YYYY-MM-DD',
+  'scheduledTo must be a date YYYY-MM-DD',
+  'scheduledFrom and scheduledTo go together',
+  'scheduledTo must not be before scheduledFrom',
+  `The scheduled date range is at most ${MAX_SCHEDULED_RANGE_DAYS} days`,
 ];
 
 const LINE_ITEM_MESSAGES = [
@@ -122,7 +130,9 @@ const page = (description: string, item: z.ZodType) => ({
 });
 
 const LIST_DESCRIPTION =
-  "Newest first; a technician gets only the jobs assigned to them. Filter with `status` (dashboard vocabulary) or `scheduleStatus` (the schedule's), not both. The body is a plain array; the totals are headers.";
+  "Newest first; a technician gets only the jobs assigned to them. Filter with `status` (dashboard vocabulary) or `scheduleStatus` (the schedule's), not both, and/or with `scheduledFrom` and `scheduledTo` together (Perth dates YYYY-MM-DD, both inclusive, at most " +
+  MAX_SCHEDULED_RANGE_DAYS +
+  ' days: the schedule calendar asks for its week or day). The body is a plain array; the totals are headers.';
 
 export const jobsPaths: RoutePaths = {
   '/api/dashboard/jobs': {
@@ -165,6 +175,31 @@ export const jobsPaths: RoutePaths = {
         ...errors({ ...NOT_SIGNED_IN, 404: JOB_NOT_FOUND }),
       },
     },
+    patch: {
+      operationId: 'editJob',
+      tags: ['jobs'],
+      summary:
+        'Edit a job after booking (admin): price, address, vehicle, notes, tyre details, with a reason',
+      description:
+        'Only the fields sent change; `reason` is required and `version` is the edit version the form was opened at (GET …/history): another edit since then is 409, nothing is overwritten unseen. The price is a decimal string, 0 or more, at most 2 places. The price of a job with an invoice that is not cancelled, of a paid job or of a cancelled job cannot change (409): change the invoice, or cancel it and generate it again. Each edit is kept in the history and announced as JobUpdated (billing, reporting).',
+      security: [{ gatewayIdentity: [] }],
+      requestParams: { path: jobPath },
+      requestBody: jsonBody(jobEditBody()),
+      responses: {
+        '200': json('The job as it is now', JobDetailSchema),
+        ...errors({
+          400: [...JOB_EDIT_MESSAGES, NOTHING_CHANGED],
+          ...ADMIN_CHANGE,
+          404: JOB_NOT_FOUND,
+          409: [
+            'Job {jobNumber} was changed by someone else since you opened it. Reload it and try again.',
+            'Job {jobNumber} has invoice {invoiceNumber}, so its price cannot change here. Change the amount on the invoice, or cancel the invoice, change the price and generate the invoice again.',
+            'Job {jobNumber} is cancelled: its price can no longer be changed.',
+            'Job {jobNumber} is paid: its price can no longer be changed. Record a refund or a new invoice in billing instead.',
+          ],
+        }),
+      },
+    },
     delete: {
       operationId: 'deleteJob',
       tags: ['jobs'],
@@ -181,6 +216,21 @@ export const jobsPaths: RoutePaths = {
           409: 'Job {jobNumber} has a customer invoice ({invoiceNumber}) and cannot be deleted. Delete the invoice first.',
           ...BOOKING_FAILURES,
         }),
+      },
+    },
+  },
+  '/api/dashboard/jobs/{id}/history': {
+    get: {
+      operationId: 'getJobHistory',
+      tags: ['jobs'],
+      summary: "A job's edits after booking, newest first, and its edit version",
+      description:
+        'Who changed what, when and why: each changed field before and after. For an erased customer the personal values and the reason are blanked.',
+      security: [{ gatewayIdentity: [] }],
+      requestParams: { path: jobPath },
+      responses: {
+        '200': json('The history', JobHistorySchema),
+        ...errors({ ...NOT_SIGNED_IN, 404: JOB_NOT_FOUND }),
       },
     },
   },
@@ -353,6 +403,6 @@ export const jobsOpenApi = (): OpenApiDocument =>
   serviceOpenApiDocument({
     service: 'jobs',
     description:
-      'Job lifecycle, assignment, schedule, reschedule, line items and the technician directory, behind the gateway (`/api/dashboard/jobs*`, `/api/dashboard/technicians*`). Every route needs the identity the gateway signs; a technician only ever sees jobs assigned to them (anything else is 404 "Job not found"). Any route may also answer 503 while the database is unavailable, 400 `malformed_json` / `malformed_url`, 413 or 415 from the body parser.',
+      'Job lifecycle, assignment, schedule, reschedule, edits after booking with their history, line items and the technician directory, behind the gateway (`/api/dashboard/jobs*`, `/api/dashboard/technicians*`). Every route needs the identity the gateway signs; a technician only ever sees jobs assigned to them (anything else is 404 "Job not found"). Any route may also answer 503 while the database is unavailable, 400 `malformed_json` / `malformed_url`, 413 or 415 from the body parser.',
     paths: jobsPaths,
   });

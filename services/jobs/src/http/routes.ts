@@ -1,10 +1,12 @@
 import { Router, type Express, type Request, type Response } from 'express';
 import { mountOpenApi, parseOr400, requireStaff, responseContractCheck } from '@tyres/service-kit';
+import type { JobEditUseCases } from '../app/job-edits';
 import type { JobUseCases } from '../app/jobs';
 import type { LineItemUseCases } from '../app/line-items';
 import type { TechnicianUseCases } from '../app/technicians';
 import type { JobShape } from '../domain/job-view';
 import { LINE_ITEM_NOT_FOUND, TECHNICIAN_NOT_FOUND } from '../domain/messages';
+import { jobEditBody } from './job-edit-schemas';
 import { jobsOpenApi, jobsPaths } from './openapi';
 import { actorOf, pathId } from './request';
 import { sendPage } from './responses';
@@ -15,6 +17,8 @@ export interface JobsApi {
   jobs: JobUseCases;
   lineItems: LineItemUseCases;
   technicians: TechnicianUseCases;
+  /** Issue 19: an admin's edits of a job after booking, and their history. */
+  edits: JobEditUseCases;
 }
 
 /**
@@ -25,7 +29,7 @@ export interface JobsApi {
  * them, and anything else is 404 so job ids are not confirmed. Admin-only changes check access before the body is
  * read, so a technician gets 404 or 403 whatever the body says.
  */
-export function jobsRouter({ jobs, lineItems, technicians }: JobsApi): Router {
+export function jobsRouter({ jobs, lineItems, technicians, edits }: JobsApi): Router {
   const router = Router();
   router.use(
     ['/api/dashboard/jobs', '/api/dashboard/jobs-with-details', '/api/dashboard/technicians'],
@@ -43,6 +47,20 @@ export function jobsRouter({ jobs, lineItems, technicians }: JobsApi): Router {
 
   router.get('/api/dashboard/jobs/:id', async (req, res) => {
     res.json(await jobs.get(actorOf(req), pathId(req.params.id)));
+  });
+
+  // Issue 19: an admin edits price, address, vehicle, notes or tyre details, with a reason; the history lists them.
+  router.patch('/api/dashboard/jobs/:id', async (req, res) => {
+    const id = pathId(req.params.id);
+    const who = actorOf(req);
+    await jobs.authorizeAdminChange(who, id);
+    const body = parseOr400(jobEditBody(), req.body);
+    await edits.edit(who, id, body);
+    res.json(await jobs.get(who, id));
+  });
+
+  router.get('/api/dashboard/jobs/:id/history', async (req, res) => {
+    res.json(await edits.history(actorOf(req), pathId(req.params.id)));
   });
 
   router.patch('/api/dashboard/jobs/:id/status', async (req, res) => {

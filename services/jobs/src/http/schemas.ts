@@ -105,6 +105,19 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_PAGE = 1_000_000;
 export const DEFAULT_PAGE_SIZE = 50;
 
+/** The longest scheduled-date range a list may ask for (a month view plus its edges; docs/decisions.md). */
+export const MAX_SCHEDULED_RANGE_DAYS = 62;
+
+/** `YYYY-MM-DD` naming a real calendar day (2026-02-30 is not). */
+function isCalendarDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
 /** List filters: `status` in the dashboard vocabulary, or `scheduleStatus` in the schedule's (README). */
 export const listQueryFields = z.object({
   status: z
@@ -121,6 +134,20 @@ export const listQueryFields = z.object({
   scheduleStatus: z
     .enum(['all', ...SCHEDULE_STATUSES], {
       error: `scheduleStatus must be all or one of ${SCHEDULE_STATUSES.join(', ')}`,
+    })
+    .optional(),
+  scheduledFrom: z
+    .string()
+    .trim()
+    .refine(isCalendarDate, { error: 'scheduledFrom must be a date YYYY-MM-DD' })
+    .meta({ description: 'Only jobs scheduled on or after this Perth date (YYYY-MM-DD); with scheduledTo.' })
+    .optional(),
+  scheduledTo: z
+    .string()
+    .trim()
+    .refine(isCalendarDate, { error: 'scheduledTo must be a date YYYY-MM-DD' })
+    .meta({
+      description: `Only jobs scheduled on or before this Perth date (YYYY-MM-DD, inclusive); with scheduledFrom, at most ${MAX_SCHEDULED_RANGE_DAYS} days.`,
     })
     .optional(),
   page: positiveInt(`page must be a whole number from 1 to ${MAX_PAGE}`, MAX_PAGE).default(1),
@@ -146,7 +173,36 @@ export const listQuery = listQueryFields.transform((q, ctx) => {
     : schedule
       ? selectionForSchedule(schedule)
       : undefined;
-  return { selection, page: q.page, pageSize: q.pageSize };
+  let scheduled: { from: string; to: string } | undefined;
+  if (q.scheduledFrom !== undefined || q.scheduledTo !== undefined) {
+    if (q.scheduledFrom === undefined || q.scheduledTo === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [q.scheduledFrom === undefined ? 'scheduledFrom' : 'scheduledTo'],
+        message: 'scheduledFrom and scheduledTo go together',
+      });
+      return z.NEVER;
+    }
+    const days = daysBetween(q.scheduledFrom, q.scheduledTo) + 1;
+    if (days < 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scheduledTo'],
+        message: 'scheduledTo must not be before scheduledFrom',
+      });
+      return z.NEVER;
+    }
+    if (days > MAX_SCHEDULED_RANGE_DAYS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scheduledTo'],
+        message: `The scheduled date range is at most ${MAX_SCHEDULED_RANGE_DAYS} days`,
+      });
+      return z.NEVER;
+    }
+    scheduled = { from: q.scheduledFrom, to: q.scheduledTo };
+  }
+  return { selection, scheduled, page: q.page, pageSize: q.pageSize };
 });
 
 const INVALID_AMOUNT = 'Must be a valid decimal amount';

@@ -496,6 +496,39 @@ describe('jobs: event consumers', () => {
       ).toHaveLength(0);
     });
 
+    it('a burst of bookings is adopted in batches: each job once, a redelivery in the same batch skipped, a clash dead-lettered alone', async () => {
+      const first = await h.createJob();
+      const bookings = Array.from({ length: 30 }, () => bookingData());
+      const events = bookings.map((data) =>
+        createEvent(BookingCreated, data, { source: 'booking', correlationId: 'c-burst' }),
+      );
+      const clash = bookingData({ jobNumber: first.jobNumber });
+      // All at once (one batch, or a few), the 5th twice and a clash in the middle.
+      await Promise.all([
+        ...events.slice(0, 15).map((e) => h.publishEnvelope(e)),
+        h.publishEnvelope(events[4] as EventEnvelope),
+        h.publish(BookingCreated, clash),
+        ...events.slice(15).map((e) => h.publishEnvelope(e)),
+      ]);
+      const letters = await deadLetters(1);
+      expect(letters).toHaveLength(1);
+      expect(letters[0]?.properties.headers?.['x-dead-letter-reason']).toBe('non-retryable');
+      await waitFor(
+        async () =>
+          (await h.sql('SELECT id FROM jobs.jobs WHERE id = ANY($1::uuid[])', [bookings.map((b) => b.jobId)]))
+            .length === bookings.length,
+        { timeoutMs: 10_000, message: 'every booking adopted' },
+      );
+      await settle();
+      const inbox = await h.sql<{ n: string }>(
+        `SELECT count(*) AS n FROM jobs.inbox_events WHERE handler = 'jobs.onBookingCreated' AND event_id = ANY($1::uuid[])`,
+        [events.map((e) => e.id)],
+      );
+      expect(Number(inbox[0]?.n)).toBe(events.length);
+      expect(await h.sql('SELECT 1 FROM jobs.jobs WHERE id = $1', [clash.jobId])).toHaveLength(0);
+      expect(await h.admin.messageCount(dlq)).toBe(0);
+    });
+
     it('a booking whose job number belongs to another job is not retried', async () => {
       const first = await h.createJob();
       const clash = bookingData({ jobNumber: first.jobNumber });

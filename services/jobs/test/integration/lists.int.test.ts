@@ -1,4 +1,5 @@
 import { ADMIN, startHarness, type Harness } from './helpers';
+import { addDays } from '@tyres/kernel';
 
 jest.setTimeout(60_000);
 
@@ -6,6 +7,8 @@ describe('jobs: lists, filters, pagination and line items', () => {
   let h: Harness;
   let admin: string;
   const ids: string[] = []; // oldest first
+  const dates: string[] = []; // each job's scheduled date, same order
+  let techToken: string;
 
   beforeAll(async () => {
     h = await startHarness('jobs-lists');
@@ -14,8 +17,10 @@ describe('jobs: lists, filters, pagination and line items', () => {
     for (let i = 0; i < 7; i++) {
       const job = await h.createJob({ createdAt: new Date(base + i * 60_000).toISOString() });
       ids.push(job.jobId);
+      dates.push(job.scheduledDate);
     }
     const tech = await h.createTechnician('tess');
+    techToken = h.token(tech);
     const patch = (id: string, path: string, body: object) =>
       h.http.patch(`/api/dashboard/jobs/${id}/${path}`).set('x-identity-token', admin).send(body);
     // ids[0] completed, ids[1] in-progress (assigned), ids[2] assigned (confirmed), ids[3] paid, ids[4] cancelled.
@@ -113,11 +118,67 @@ describe('jobs: lists, filters, pagination and line items', () => {
       '?pageSize=abc',
       '?scheduleStatus=late',
       '?status=new&scheduleStatus=pending',
+      '?scheduledFrom=2026-12-01',
+      '?scheduledTo=2026-12-01',
+      '?scheduledFrom=2026-02-30&scheduledTo=2026-03-01',
+      '?scheduledFrom=1/12/2026&scheduledTo=2026-12-07',
+      '?scheduledFrom=2026-12-08&scheduledTo=2026-12-07',
+      '?scheduledFrom=2026-12-01&scheduledTo=2027-02-01',
     ]) {
       const res = await list(query);
       expect([query, res.status]).toEqual([query, 400]);
       expect(res.body.message).toEqual(expect.any(String));
     }
+  });
+
+  it('filters by scheduled date range (Perth dates, inclusive); technicians still see only their own', async () => {
+    const first = dates[0]!;
+    const last = dates[6]!;
+    const expectIn = (from: string, to: string) =>
+      ids.filter((_, i) => dates[i]! >= from && dates[i]! <= to).reverse();
+    const range = (from: string, to: string, extra = '') =>
+      `?scheduledFrom=${from}&scheduledTo=${to}${extra}`;
+    expect(first < last).toBe(true); // the seeded jobs span more than one day
+
+    const day = await list(range(first, first));
+    expect(day.status).toBe(200);
+    expect(idsOf(day.body)).toEqual(expectIn(first, first));
+    expect(idsOf(day.body).length).toBeGreaterThan(0);
+    expect(idsOf(day.body).length).toBeLessThan(7);
+    expect(day.headers['x-total-count']).toBe(String(expectIn(first, first).length));
+    expect((day.body as { scheduledDate: string }[]).every((j) => j.scheduledDate === first)).toBe(true);
+
+    // Both ends inclusive; 62 days is the longest range; outside it nothing.
+    expect(idsOf((await list(range(first, last))).body)).toEqual([...ids].reverse());
+    expect((await list(range(addDays(last, -61), last))).status).toBe(200);
+    const after = await list(range(addDays(last, 1), addDays(last, 7)));
+    expect([after.status, after.body, after.headers['x-total-count']]).toEqual([200, [], '0']);
+
+    // Paged within the range, with the other filters, on both list routes.
+    const paged = await list(range(first, last, '&pageSize=2&page=2'));
+    expect(idsOf(paged.body)).toEqual([ids[4], ids[3]]);
+    expect(paged.headers['x-total-count']).toBe('7');
+    expect(paged.headers.link).toContain(`scheduledFrom=${first}`);
+    expect(idsOf((await list(range(first, last, '&status=cancelled'), '/api/dashboard/jobs')).body)).toEqual([
+      ids[4],
+    ]);
+
+    // A technician gets only the jobs assigned to them (ids[1], ids[2]) in the range, never the others.
+    const mine = await h.http
+      .get(`/api/dashboard/jobs-with-details${range(first, last)}`)
+      .set('x-identity-token', techToken);
+    expect(mine.status).toBe(200);
+    expect(idsOf(mine.body)).toEqual([ids[2], ids[1]]);
+    expect(mine.headers['x-total-count']).toBe('2');
+    const badTech = await h.http
+      .get('/api/dashboard/jobs-with-details?scheduledFrom=2026-12-08&scheduledTo=2026-12-01')
+      .set('x-identity-token', techToken);
+    expect([badTech.status, badTech.body.message]).toEqual([
+      400,
+      'scheduledTo must not be before scheduledFrom',
+    ]);
+    // Unauthenticated: 401 whatever the query.
+    expect((await h.http.get(`/api/dashboard/jobs-with-details${range(first, last)}`)).status).toBe(401);
   });
 
   it('stores job line items with exact totals and profit margin', async () => {

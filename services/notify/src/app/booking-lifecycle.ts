@@ -16,6 +16,8 @@ import type { BookingRecord, BookingRepository } from '../db/bookings';
 import {
   cancelledEmail,
   cancelledSms,
+  noShowEmail,
+  noShowSms,
   reminderEmail,
   reminderSms,
   rescheduledEmail,
@@ -85,7 +87,7 @@ export class BookingLifecycle {
   async bookingRescheduled(event: EventOf<typeof BookingRescheduled>): Promise<void> {
     const { jobId, from, to } = event.data;
     const record = await this.move(jobId, from, to, event.correlationId);
-    if (!record) return;
+    if (!record || record.cancelledAt) return;
     const key = `booking-rescheduled-${event.id}`;
     await this.notify(record, event, key, 'booking-rescheduled', {
       sms: rescheduledSms(record, to, this.deps.business),
@@ -93,10 +95,21 @@ export class BookingLifecycle {
     });
   }
 
-  /** JobRescheduled (staff moved the job): the reminder follows it. */
+  /**
+   * JobRescheduled: the reminder follows it. When staff moved the job (`rescheduledBy` a staff member; jobs sends it
+   * with none when it applies the customer's own BookingRescheduled, which has its notice already) the customer is
+   * told the new time, once per event, as for their own move.
+   */
   async jobRescheduled(event: EventOf<typeof JobRescheduled>): Promise<void> {
-    const record = await this.move(event.data.jobId, event.data.from, event.data.to, event.correlationId);
-    if (record) await this.deps.bookings.assign(event.data.jobId, event.data.assignedTechnicianId);
+    const { jobId, from, to, rescheduledBy } = event.data;
+    const record = await this.move(jobId, from, to, event.correlationId);
+    if (!record) return;
+    await this.deps.bookings.assign(jobId, event.data.assignedTechnicianId);
+    if (!rescheduledBy || sameSlot(from, to) || record.cancelledAt) return;
+    await this.notify(record, event, `booking-rescheduled-${event.id}`, 'booking-rescheduled', {
+      sms: rescheduledSms(record, to, this.deps.business),
+      email: rescheduledEmail(record, from, to, this.deps.business),
+    });
   }
 
   /** JobAssigned: remembered, so the technician's dashboard hears of the booking's later changes. */
@@ -104,11 +117,22 @@ export class BookingLifecycle {
     await this.deps.bookings.assign(event.data.jobId, event.data.technicianId);
   }
 
-  /** BookingCancelled: no reminder; the customer is told what the terms mean for their money. */
+  /**
+   * BookingCancelled: no reminder; the customer is told what the terms mean for their money: a cancellation notice,
+   * or for a no-show (kind no_show) a "we missed you" notice with the no-show charge.
+   */
   async bookingCancelled(event: EventOf<typeof BookingCancelled>): Promise<void> {
     const c = event.data;
-    const record = await this.cancel(c.jobId, c.slot, new Date(c.cancelledAt));
+    const record = await this.cancel(c.jobId, c.slot, new Date(c.cancelledAt), c.jobNumber);
     if (!record) return;
+    if (c.kind === 'no_show') {
+      // Not a cancellation notice: the customer did not cancel; they are told the no-show charge (decisions.md).
+      await this.notify(record, event, `booking-no-show-${c.jobId}`, 'booking-no-show', {
+        sms: noShowSms(record, c, this.deps.business),
+        email: noShowEmail(record, c, this.deps.business),
+      });
+      return;
+    }
     await this.notify(record, event, `booking-cancelled-${c.jobId}`, 'booking-cancelled', {
       sms: cancelledSms(record, c, this.deps.business),
       email: cancelledEmail(record, c, this.deps.business),
@@ -123,6 +147,7 @@ export class BookingLifecycle {
       d.jobId,
       { scheduledDate: d.scheduledDate, timeSlot: d.timeSlot },
       new Date(d.changedAt),
+      d.jobNumber,
     );
   }
 
@@ -133,6 +158,7 @@ export class BookingLifecycle {
       d.jobId,
       { scheduledDate: d.scheduledDate, timeSlot: d.timeSlot },
       new Date(d.deletedAt),
+      d.jobNumber,
     );
   }
 
@@ -185,8 +211,13 @@ export class BookingLifecycle {
     return record;
   }
 
-  private async cancel(jobId: string, slot: Slot, at: Date): Promise<BookingRecord | null> {
-    const record = await this.deps.bookings.cancel(jobId, at);
+  private async cancel(
+    jobId: string,
+    slot: Slot,
+    at: Date,
+    jobNumber: string,
+  ): Promise<BookingRecord | null> {
+    const record = await this.deps.bookings.cancel(jobId, at, { jobNumber, ...slot });
     await this.dropReminder(jobId, slot);
     if (record && !sameSlot(slotOf(record), slot)) await this.dropReminder(jobId, slotOf(record));
     if (!record)

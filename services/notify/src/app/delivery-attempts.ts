@@ -1,5 +1,5 @@
 import type { Logger } from '@tyres/service-kit';
-import type { Delivery, DeliveryRepository } from '../db/deliveries';
+import { WITHDRAWN, type Delivery, type DeliveryRepository } from '../db/deliveries';
 import { errorText, type FailureKind } from '../domain/delivery-errors';
 import type { DeliveryOutcome } from '../domain/notifications';
 import { maskPhone } from '../domain/phone';
@@ -138,6 +138,11 @@ export class DeliveryAttempts {
         log.info({}, 'already sent; not sending again');
         this.deps.onAttempt?.('skipped', delivery);
         return { skipped: 'already sent' };
+      }
+      if (now.status === 'failed' && now.lastError?.startsWith(WITHDRAWN)) {
+        log.info({}, 'withdrawn (the recipient unsubscribed); not sending');
+        this.deps.onAttempt?.('skipped', delivery);
+        return { skipped: 'withdrawn' };
       }
       // Another worker is in the middle of an attempt: look again once its lease is over.
       const at = Math.max(now.updatedAt.getTime() + this.leaseMs, Date.now()) + 1000;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createEvent, SmsRequested, BookingCreated } from '@tyres/events';
+import { createEvent, SmsRequested } from '@tyres/events';
 import type { DeliveryRepository, DeliveryStatus, NewDelivery } from '../db/deliveries';
-import { bookingCreated, smsRequested } from '../../test/fixtures';
+import { smsRequested } from '../../test/fixtures';
 import { perthInstant } from '@tyres/kernel';
 import { DeliveryRequests } from './delivery-requests';
 
@@ -67,25 +67,10 @@ describe('DeliveryRequests', () => {
     expect(added).toHaveLength(2);
   });
 
-  it('BookingCreated: one confirmation email per booking, whatever the event id', async () => {
-    const { rows, added, requests } = fakes();
-    const data = bookingCreated();
-    await requests.bookingCreated(createEvent(BookingCreated, data, meta));
-    await requests.bookingCreated(createEvent(BookingCreated, data, meta));
-    expect(rows.size).toBe(1);
-    expect(rows.get(`email-booking-confirmation-${data.jobId}`)).toMatchObject({
-      channel: 'email',
-      purpose: 'booking-confirmation',
-      recipient: data.customer.email,
-      maxAttempts: 5,
-    });
-    expect(new Set(added.map((a) => a.jobId))).toEqual(new Set([`email-booking-confirmation-${data.jobId}`]));
-  });
-
   it('quiet hours: a request at 9 pm Perth waits until 8 am (row and job); the en route SMS does not', async () => {
     const { rows, added, requests } = fakes(perthInstant('2026-11-24', '21:00'));
     const morning = perthInstant('2026-11-25', '08:00');
-    const reminder = createEvent(SmsRequested, smsRequested({ purpose: 'booking-manage-link' }), meta);
+    const reminder = createEvent(SmsRequested, smsRequested({ purpose: 'booking-reminder' }), meta);
     await requests.smsRequested(reminder);
     expect(rows.get(`sms-${reminder.data.requestId}`)?.nextAttemptAt).toEqual(morning);
     expect(added[0]).toMatchObject({ jobId: `sms-${reminder.data.requestId}`, dueAt: morning.getTime() });

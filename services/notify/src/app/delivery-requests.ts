@@ -1,8 +1,8 @@
-import type { BookingCreated, EmailRequested, EventOf, SmsRequested } from '@tyres/events';
+import type { EmailRequested, EventOf, SmsRequested } from '@tyres/events';
 import type { DeliveryRepository, DeliveryStatus, NewDelivery } from '../db/deliveries';
-import { bookingConfirmationEmail, type BusinessDetails } from '../domain/messages';
+import type { BusinessDetails } from '../domain/messages';
 import { DEFAULT_QUIET_WINDOW, releaseAfterQuietHours, type QuietWindow } from '../domain/quiet-hours';
-import { bookingConfirmationJobId, emailJobId, smsJobId, type NotifyQueues } from '../workers/queues';
+import { emailJobId, smsJobId, type NotifyQueues } from '../workers/queues';
 
 /** Statuses whose BullMQ job may still need (re-)adding: the message has not been sent or given up. */
 export const OPEN_STATUSES: readonly DeliveryStatus[] = ['queued', 'sending', 'retrying'];
@@ -64,25 +64,6 @@ export class DeliveryRequests {
       sourceEventId: event.id,
       correlationId: event.correlationId,
       requestedAt: new Date(event.data.requestedAt),
-    });
-  }
-
-  /** BookingCreated -> booking confirmation email to the customer (one per booking: job id from the job's id). */
-  bookingCreated(event: EventOf<typeof BookingCreated>): Promise<void | 'duplicate'> {
-    const content = bookingConfirmationEmail(event.data, this.deps.business);
-    return this.enqueue({
-      key: bookingConfirmationJobId(event.data.jobId),
-      channel: 'email',
-      purpose: 'booking-confirmation',
-      recipient: event.data.customer.email,
-      subject: content.subject,
-      body: content.text,
-      html: content.html,
-      jobId: event.data.jobId,
-      maxAttempts: this.deps.emailAttempts,
-      sourceEventId: event.id,
-      correlationId: event.correlationId,
-      requestedAt: new Date(event.occurredAt),
     });
   }
 

@@ -157,10 +157,41 @@ describe('LiveNotifications', () => {
             refund: '0.00',
             fee: '64.90',
             feeWaived: true,
+            kind: 'cancellation',
           },
         },
       },
     ]);
+  });
+
+  it('BookingCancelled of kind no_show: booking_cancelled says it was a no-show', async () => {
+    const { live, delivered } = fakes();
+    await live.bookingCancelled(
+      createEvent(
+        BookingCancelled,
+        {
+          jobId,
+          jobNumber: 'JOB-2026-0043',
+          slot,
+          cancelledAt: '2026-11-26T01:00:00.000Z',
+          cancelledBy: 'staff' as const,
+          reason: 'No-show',
+          band: 'no_refund' as const,
+          refundPercent: 0,
+          refund: '0.00',
+          fee: '129.80',
+          feeWaived: false,
+          paymentMethod: 'onsite' as const,
+          kind: 'no_show' as const,
+        },
+        meta,
+      ),
+    );
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.message).toMatchObject({
+      type: 'booking_cancelled',
+      data: { jobNumber: 'JOB-2026-0043', kind: 'no_show', fee: '129.80', refund: '0.00' },
+    });
   });
 
   it('BookingUpdated: booking_updated names the changed details, not their values', async () => {

@@ -35,6 +35,9 @@ const fromRow = (r: Row): BookingRecord => ({
   cancelledAt: r.cancelledAt,
 });
 
+/** The contact fields of a booking cancelled before notify heard of it (cancel below). */
+const PLACEHOLDER = '';
+
 export class BookingRepository {
   constructor(private readonly db: Db) {}
 
@@ -43,9 +46,25 @@ export class BookingRepository {
    * overwrites a slot a later reschedule has moved.
    */
   async recordIfAbsent(input: NewBookingRecord): Promise<BookingRecord> {
-    await this.db.bookingRecord.createMany({
+    // The usual case, a new booking, is one statement: the insert returns the row (as the erasure trigger left it).
+    const inserted = await this.db.bookingRecord.createManyAndReturn({
       data: [{ ...input, scheduledDate: dateToDb(input.scheduledDate) }],
       skipDuplicates: true,
+    });
+    if (inserted[0]) return fromRow(inserted[0]);
+    // A cancellation that arrived first left a placeholder (cancel below): it gets the contact details now and
+    // stays cancelled, so no reminder is planned for a booking already cancelled.
+    await this.db.bookingRecord.updateMany({
+      where: { jobId: input.jobId, customerEmail: PLACEHOLDER },
+      data: {
+        jobNumber: input.jobNumber,
+        customerName: input.customerName,
+        customerEmail: input.customerEmail,
+        customerPhone: input.customerPhone,
+        serviceType: input.serviceType,
+        address: input.address,
+        suburb: input.suburb,
+      },
     });
     return fromRow(await this.db.bookingRecord.findUniqueOrThrow({ where: { jobId: input.jobId } }));
   }
@@ -68,12 +87,38 @@ export class BookingRepository {
   }
 
   /** Marks the booking cancelled (first cancellation wins); null when unknown. */
-  async cancel(jobId: string, at: Date): Promise<BookingRecord | null> {
+  async cancel(
+    jobId: string,
+    at: Date,
+    known?: { jobNumber: string; scheduledDate: string; timeSlot: TimeSlot },
+  ): Promise<BookingRecord | null> {
     await this.db.bookingRecord.updateMany({
       where: { jobId, cancelledAt: null },
       data: { cancelledAt: at },
     });
-    return this.get(jobId);
+    const record = await this.get(jobId);
+    if (record || !known) return record && record.customerEmail !== PLACEHOLDER ? record : null;
+    // Cancelled before notify saw BookingCreated (redelivery, two replicas, a backlog): a cancelled placeholder
+    // without contact details, so the late BookingCreated plans no reminder for it. null: nobody to tell yet.
+    await this.db.bookingRecord.createMany({
+      data: [
+        {
+          jobId,
+          jobNumber: known.jobNumber,
+          customerName: PLACEHOLDER,
+          customerEmail: PLACEHOLDER,
+          customerPhone: PLACEHOLDER,
+          serviceType: PLACEHOLDER,
+          address: PLACEHOLDER,
+          suburb: PLACEHOLDER,
+          scheduledDate: dateToDb(known.scheduledDate),
+          timeSlot: known.timeSlot,
+          cancelledAt: at,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    return null;
   }
 
   /** The customer corrected their mobile number (BookingUpdated): later messages go to the new one. */

@@ -13,6 +13,8 @@ export interface NewDelivery {
   body: string;
   html?: string | null;
   replyTo?: string | null;
+  /** Extra email headers (List-Unsubscribe on marketing messages). */
+  headers?: Record<string, string> | null;
   jobId?: string | null;
   /** The staff member who asked for the message; told how its delivery ended. */
   requestedBy?: string | null;
@@ -23,6 +25,9 @@ export interface NewDelivery {
   /** Held back until then (quiet hours): shown in the log as the next attempt. */
   nextAttemptAt?: Date | null;
 }
+
+/** lastError of a message withdrawn before it was sent (withdrawOpen): claimAttempt never takes it. */
+export const WITHDRAWN = 'withdrawn:';
 
 export interface ListFilter {
   channel?: DeliveryChannel;
@@ -42,7 +47,9 @@ export class DeliveryRepository {
 
   /** Inserts the row unless one with the same key exists; returns the row and whether this call created it. */
   async createIfAbsent(input: NewDelivery): Promise<{ delivery: Delivery; created: boolean }> {
-    const { count } = await this.db.delivery.createMany({
+    // One round trip when the row is new (the usual case): the insert returns it; a duplicate returns nothing
+    // (ON CONFLICT DO NOTHING) and the existing row is read.
+    const inserted = await this.db.delivery.createManyAndReturn({
       data: [
         {
           id: randomUUID(),
@@ -54,6 +61,7 @@ export class DeliveryRepository {
           body: input.body,
           html: input.html ?? null,
           replyTo: input.replyTo ?? null,
+          ...(input.headers ? { headers: input.headers } : {}),
           jobId: input.jobId ?? null,
           requestedBy: input.requestedBy ?? null,
           maxAttempts: input.maxAttempts,
@@ -65,8 +73,9 @@ export class DeliveryRepository {
       ],
       skipDuplicates: true,
     });
+    if (inserted[0]) return { delivery: inserted[0], created: true };
     const delivery = await this.db.delivery.findUniqueOrThrow({ where: { key: input.key } });
-    return { delivery, created: count === 1 };
+    return { delivery, created: false };
   }
 
   get(id: string): Promise<Delivery | null> {
@@ -75,6 +84,24 @@ export class DeliveryRepository {
 
   getByKey(key: string): Promise<Delivery | null> {
     return this.db.delivery.findUnique({ where: { key } });
+  }
+
+  /**
+   * Messages of `purpose` to `recipient` not sent yet (queued, held for the morning, retrying) are given up with
+   * `reason`: an unsubscribe stops the marketing messages already waiting. Returns their keys (= BullMQ job ids).
+   */
+  async withdrawOpen(recipient: string, purpose: string, reason: string): Promise<string[]> {
+    const lastError = `${WITHDRAWN} ${reason}`;
+    const rows = await this.db.delivery.updateManyAndReturn({
+      where: {
+        recipient: { equals: recipient, mode: 'insensitive' },
+        purpose,
+        status: { in: ['queued', 'retrying'] },
+      },
+      data: { status: 'failed', lastError, failedAt: new Date(), nextAttemptAt: null },
+      select: { key: true },
+    });
+    return rows.map((r) => r.key);
   }
 
   /**
@@ -92,9 +119,15 @@ export class DeliveryRepository {
     const rows = await this.db.delivery.updateManyAndReturn({
       where: {
         id,
-        OR: [
-          { status: { in: ['queued', 'retrying', 'failed'] } },
-          { status: 'sending', updatedAt: { lt: new Date(Date.now() - leaseMs) } },
+        AND: [
+          {
+            OR: [
+              { status: { in: ['queued', 'retrying', 'failed'] } },
+              { status: 'sending', updatedAt: { lt: new Date(Date.now() - leaseMs) } },
+            ],
+          },
+          // A message withdrawn (its recipient unsubscribed) is never sent, whatever job is left for it.
+          { OR: [{ lastError: null }, { NOT: { lastError: { startsWith: WITHDRAWN } } }] },
         ],
       },
       data: {

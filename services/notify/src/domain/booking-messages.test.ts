@@ -2,6 +2,9 @@ import {
   cancellationMoneyWords,
   cancelledEmail,
   cancelledSms,
+  noShowEmail,
+  noShowMoneyWords,
+  noShowSms,
   reminderEmail,
   reminderSms,
   rescheduledEmail,
@@ -97,5 +100,28 @@ describe('booking messages', () => {
     const mail = cancelledEmail(booking, c, business);
     expect(mail.text).toContain('has been cancelled by our team.');
     expect(mail.html).toContain('full refund of $129.80');
+  });
+
+  it('a no-show: the charge in full, kept (prepaid) or invoiced (on site), never called a cancellation', () => {
+    const noShow = {
+      band: 'no_refund' as const,
+      refundPercent: 0,
+      refund: '0.00',
+      fee: '129.80',
+      feeWaived: false,
+      slot,
+    };
+    expect(noShowMoneyWords({ ...noShow, paymentMethod: 'prepaid' })).toBe(
+      'As our terms say, a missed booking is charged in full: your payment of $129.80 is kept.',
+    );
+    expect(noShowSms(booking, { ...noShow, paymentMethod: 'onsite' }, business)).toBe(
+      'Mobile Tyres Perth: we missed you at your booking JOB-2026-0042 for Thursday 26 November 2026, 8-10 AM, so ' +
+        'it is closed as a no-show. As our terms say, a missed booking is charged in full: we will send you an ' +
+        'invoice for $129.80. If you think this is a mistake, call us on 08 6000 0000.',
+    );
+    const mail = noShowEmail(booking, { ...noShow, paymentMethod: 'prepaid' }, business);
+    expect(mail.subject).toBe('Missed booking: Puncture Repair on Thursday 26 November 2026 (JOB-2026-0042)');
+    expect(mail.text).toContain('closed as a no-show');
+    expect(mail.text).not.toMatch(/cancel/i);
   });
 });

@@ -167,3 +167,54 @@ export function cancelledEmail(
     business,
   );
 }
+
+// --- No-show notice ------------------------------------------------------------------------------------------------
+
+/**
+ * Staff marked the customer a no-show (booking.cancelled.v1 with kind no_show, the kernel's noShowTerms): the terms
+ * charge a missed booking in full. The customer is told once, plainly, what that means for their money and how to
+ * dispute it (docs/decisions.md "A no-show's customer notice"): a prepaid charge is kept, a pay-on-site booking is
+ * invoiced for its price. Never worded as a cancellation: the customer did not cancel, and no cancellation fee band
+ * applies.
+ */
+export function noShowMoneyWords(t: Pick<CancellationTerms, 'fee' | 'feeWaived' | 'paymentMethod'>): string {
+  const fee = toCents(t.fee);
+  if (fee === 0n || t.feeWaived) return 'There is no charge for the missed booking.';
+  return t.paymentMethod === 'prepaid'
+    ? `As our terms say, a missed booking is charged in full: your payment of ${formatAud(fee)} is kept.`
+    : `As our terms say, a missed booking is charged in full: we will send you an invoice for ${formatAud(fee)}.`;
+}
+
+function disputeLine(business: BusinessDetails): string {
+  return business.phone
+    ? `If you think this is a mistake, call us on ${business.phone}.`
+    : 'If you think this is a mistake, reply to this email.';
+}
+
+export function noShowSms(
+  b: BookingContact,
+  c: Pick<BookingCancelledV1Data, 'slot'> & CancellationTerms,
+  business: BusinessDetails,
+): string {
+  return `${business.name}: we missed you at your booking ${b.jobNumber} for ${slotWords(c.slot)}, so it is closed as a no-show. ${noShowMoneyWords(c)} ${disputeLine(business)}`;
+}
+
+export function noShowEmail(
+  b: BookingContact,
+  c: Pick<BookingCancelledV1Data, 'slot'> & CancellationTerms,
+  business: BusinessDetails,
+): EmailContent {
+  return email(
+    `Missed booking: ${serviceLabel(b.serviceType)} on ${formatLongDate(c.slot.scheduledDate)} (${b.jobNumber})`,
+    `Hi ${firstName(b.customerName)},`,
+    [
+      `Our technician came for your ${serviceLabel(b.serviceType)} booked for ${slotWords(c.slot)} (job ${b.jobNumber}) but could not find you or the vehicle, so the booking is closed as a no-show.`,
+      noShowMoneyWords(c),
+      disputeLine(business),
+      business.phone
+        ? `To book again, visit our website or call us on ${business.phone}.`
+        : 'To book again, visit our website or reply to this email.',
+    ],
+    business,
+  );
+}

@@ -1,5 +1,11 @@
 import { bookingCreated } from '../../test/fixtures';
-import { bookingConfirmationEmail, cancellationDeadlines, technicianEnRouteSms } from './messages';
+import {
+  bookingConfirmationEmail,
+  bookingConfirmationSms,
+  cancellationDeadlines,
+  manageUrlIn,
+  technicianEnRouteSms,
+} from './messages';
 
 const business = { name: 'Mobile Tyres Perth', phone: '08 6000 0000' };
 
@@ -62,6 +68,22 @@ describe('bookingConfirmationEmail', () => {
     expect(paid.text).toContain('Prepaid bookings are non-refundable once the work is completed.');
   });
 
+  it('states the surcharge at the rate the quote was charged at (BookingCreated cardSurchargeRate)', () => {
+    const paid = bookingConfirmationEmail(
+      bookingCreated({
+        paymentMethod: 'prepaid',
+        paymentStatus: 'paid',
+        customerValue: '675.80',
+        cardSurchargeRate: '1.50',
+      }),
+      business,
+    );
+    // $675.80 × 1.5% = 10.137 → $10.14; $685.94, GST 685.94 / 11 = 62.3581… → $62.36.
+    expect(paid.text).toContain(
+      'Amount: $675.80 + card surcharge 1.5% $10.14 = $685.94, paid online (inc. GST $62.36)',
+    );
+  });
+
   it('states a prepaid booking not yet paid, and large amounts, with their GST', () => {
     const pending = bookingConfirmationEmail(
       bookingCreated({ paymentMethod: 'prepaid', paymentStatus: 'pending', customerValue: '1099.76' }),
@@ -117,5 +139,52 @@ describe('technicianEnRouteSms', () => {
     expect(technicianEnRouteSms(new Date('2026-11-21T02:15:00Z'), business)).toBe(
       'Mobile Tyres Perth: your technician is en route, ETA 10:45.',
     );
+  });
+});
+
+describe('the confirmation with the manage link (issue 18)', () => {
+  const url = `https://tyres.example/manage/${'x'.repeat(43)}`;
+  const booking = bookingCreated({
+    jobNumber: 'JOB-123456',
+    scheduledDate: '2026-11-24',
+    timeSlot: '8-10 AM',
+  });
+  const email = bookingConfirmationEmail(booking, business, url);
+
+  it('offers "Manage your booking" as a button and as the plain link', () => {
+    expect(email.html).toContain(`<a href="${url}"`);
+    expect(email.html).toContain('>Manage your booking</a>');
+    expect(email.html).toContain(`>${url}</a>`);
+    expect(email.text).toContain(`Manage your booking\n`);
+    expect(email.text).toContain(`\n${url}\n`);
+    expect(email.text).toContain('Or call us on 08 6000 0000, quoting job number JOB-123456.');
+  });
+
+  it('keeps the booking details and the terms', () => {
+    expect(email.subject).toBe(
+      'Booking confirmed: New Tyres on Tuesday 24 November 2026, 8-10 AM (JOB-123456)',
+    );
+    expect(email.text).toContain('Cancellation policy');
+    expect(email.text).not.toContain('To cancel or reschedule, call us');
+  });
+
+  it('without a link: the phone and a reply, as before', () => {
+    const plain = bookingConfirmationEmail(booking, business);
+    expect(plain.text).not.toContain('/manage/');
+    expect(plain.text).toContain('To cancel or reschedule, call us on 08 6000 0000 or reply to this email');
+  });
+
+  it('the SMS: who, which booking, when, and the link', () => {
+    expect(bookingConfirmationSms(booking, business, url)).toBe(
+      `Mobile Tyres Perth: booking JOB-123456 confirmed for Tuesday 24 November 2026, 8-10 AM. ` +
+        `View, reschedule or cancel: ${url}`,
+    );
+  });
+
+  it("finds the link in booking's manage-link message text, and nothing in other text", () => {
+    expect(manageUrlIn(`Use this private link:\n\n${url}\n\nKeep it to yourself.`)).toBe(url);
+    expect(manageUrlIn(`Booking JOB-1 confirmed for Tue. View, reschedule or cancel: ${url}`)).toBe(url);
+    expect(manageUrlIn('Call us on 08 6000 0000')).toBeNull();
+    expect(manageUrlIn('https://tyres.example/manage/short')).toBeNull();
   });
 });

@@ -4,7 +4,9 @@
  */
 import type { BookingCreatedV1Data } from '@tyres/events';
 import {
-  CARD_SURCHARGE_LABEL,
+  DEFAULT_CARD_SURCHARGE_BP,
+  formatSurchargeRate,
+  parseSurchargeRate,
   SERVICE_LABELS,
   formatAud,
   gstInInclusive,
@@ -38,17 +40,19 @@ export function cancellationDeadlines(scheduledDate: string, timeSlot: BookingCr
 
 /**
  * The booking's price as the customer was quoted it: GST-inclusive, with its GST (total ÷ 11, half-up; issue 12).
- * A booking paid online was charged the price plus the 1.7% card surcharge: the email states that total and its GST,
- * the figures of the paid invoice billing issues for it (kernel withCardSurcharge, the rule billing charges by).
+ * A booking paid online was charged the price plus the card surcharge at its quote's rate (BookingCreated
+ * cardSurchargeRate; 1.70% on older events): the email states that total and its GST, the figures of the paid
+ * invoice billing issues for it (kernel withCardSurcharge, the rule billing charges by).
  */
 function amountLine(b: BookingCreatedV1Data): string {
   if (b.serviceType === 'battery-service' && b.customerValue === '0.00') return 'Quote on site';
   const price = toCents(b.customerValue);
   const incGst = (cents: bigint) => `(inc. GST ${formatAud(gstInInclusive(cents))})`;
   if (b.paymentStatus === 'paid' && b.paymentMethod === 'prepaid') {
-    const card = withCardSurcharge(price);
+    const rate = parseSurchargeRate(b.cardSurchargeRate ?? '') ?? DEFAULT_CARD_SURCHARGE_BP;
+    const card = withCardSurcharge(price, rate);
     return (
-      `${formatAud(price)} + card surcharge ${CARD_SURCHARGE_LABEL} ${formatAud(card.surcharge)} = ` +
+      `${formatAud(price)} + card surcharge ${formatSurchargeRate(rate)} ${formatAud(card.surcharge)} = ` +
       `${formatAud(card.total)}, paid online ${incGst(card.total)}`
     );
   }
@@ -77,12 +81,23 @@ const escapeHtml = (s: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
 
-/** The booking confirmation email: service, date, slot, address, amount and how to cancel under the terms. */
-export function bookingConfirmationEmail(b: BookingCreatedV1Data, business: BusinessDetails): EmailContent {
+/**
+ * The booking confirmation email: service, date, slot, address, amount and how to cancel under the terms. With the
+ * booking's manage link (issue 18) it offers "Manage your booking" (a button and the plain URL) as the way to
+ * reschedule or cancel; without one (a booking that never got a link) the phone and a reply.
+ */
+export function bookingConfirmationEmail(
+  b: BookingCreatedV1Data,
+  business: BusinessDetails,
+  manageUrl: string | null = null,
+): EmailContent {
   const date = formatLongDate(b.scheduledDate);
   const { fullRefundBefore, halfRefundBefore } = cancellationDeadlines(b.scheduledDate, b.timeSlot);
   const address = `${b.address}, ${b.suburb} ${b.postcode}`;
   const vehicle = `${b.vehicle.year} ${b.vehicle.make} ${b.vehicle.model} (${b.vehicle.registration})`;
+  const callUs = business.phone
+    ? `Or call us on ${business.phone}, quoting job number ${b.jobNumber}.`
+    : `Or reply to this email, quoting job number ${b.jobNumber}.`;
   const howToCancel = business.phone
     ? `To cancel or reschedule, call us on ${business.phone} or reply to this email, quoting job number ${b.jobNumber}.`
     : `To cancel or reschedule, reply to this email, quoting job number ${b.jobNumber}.`;
@@ -115,7 +130,15 @@ export function bookingConfirmationEmail(b: BookingCreatedV1Data, business: Busi
     'Cancellation policy',
     ...terms.map((t) => `- ${t}`),
     '',
-    howToCancel,
+    ...(manageUrl
+      ? [
+          'Manage your booking',
+          'See your booking, move it to another time, cancel it, correct your phone number, notes or vehicle',
+          'details, or add photos of your tyres, with this private link (keep it to yourself):',
+          manageUrl,
+          callUs,
+        ]
+      : [howToCancel]),
     '',
     `${business.name}${business.phone ? ` - ${business.phone}` : ''}`,
     'Mobile tyre fitting, puncture repair and battery service across Perth and Peel. Prices include GST.',
@@ -135,7 +158,18 @@ export function bookingConfirmationEmail(b: BookingCreatedV1Data, business: Busi
     '<ul>',
     ...terms.map((t) => `<li>${escapeHtml(t)}</li>`),
     '</ul>',
-    `<p>${escapeHtml(howToCancel)}</p>`,
+    ...(manageUrl
+      ? [
+          '<h3 style="margin-bottom:4px">Manage your booking</h3>',
+          '<p>See your booking, move it to another time, cancel it, correct your phone number, notes or vehicle ' +
+            'details, or add photos of your tyres:</p>',
+          `<p><a href="${escapeHtml(manageUrl)}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;` +
+            'color:#fff;text-decoration:none;border-radius:6px;font-weight:bold">Manage your booking</a></p>',
+          `<p style="font-size:13px">Or open this private link (keep it to yourself): ` +
+            `<a href="${escapeHtml(manageUrl)}">${escapeHtml(manageUrl)}</a></p>`,
+          `<p>${escapeHtml(callUs)}</p>`,
+        ]
+      : [`<p>${escapeHtml(howToCancel)}</p>`]),
     `<p>${escapeHtml(business.name)}${business.phone ? ` - ${escapeHtml(business.phone)}` : ''}<br>`,
     'Mobile tyre fitting, puncture repair and battery service across Perth and Peel. Prices include GST.</p>',
     '</body></html>',
@@ -143,6 +177,29 @@ export function bookingConfirmationEmail(b: BookingCreatedV1Data, business: Busi
 
   return { subject, text, html };
 }
+
+/** The confirmation SMS (to a mobile), with the manage link when the booking has one. */
+export function bookingConfirmationSms(
+  b: Pick<BookingCreatedV1Data, 'jobNumber' | 'scheduledDate' | 'timeSlot'>,
+  business: Pick<BusinessDetails, 'name' | 'phone'>,
+  manageUrl: string | null,
+): string {
+  const when = `${formatLongDate(b.scheduledDate)}, ${b.timeSlot}`;
+  const head = `${business.name}: booking ${b.jobNumber} confirmed for ${when}.`;
+  if (manageUrl) return `${head} View, reschedule or cancel: ${manageUrl}`;
+  return business.phone ? `${head} To change it call ${business.phone}.` : head;
+}
+
+/**
+ * The manage link in booking's manage-link message (purpose `booking-manage-link`; the only `/manage/<token>` URL
+ * in its text), or null when there is none.
+ */
+export function manageUrlIn(text: string): string | null {
+  return /https?:\/\/[^\s<>"']+\/manage\/[A-Za-z0-9_-]{20,}/.exec(text)?.[0] ?? null;
+}
+
+/** The purpose booking gives the messages carrying a booking's manage link (services/booking events/builders.ts). */
+export const MANAGE_LINK_PURPOSE = 'booking-manage-link';
 
 /**
  * The SMS sent when work starts (spec section 4: "Start Work (En Route)" offers an SMS whose ETA is 30 minutes

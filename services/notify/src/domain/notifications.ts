@@ -12,7 +12,8 @@
  *   { type: 'booking_rescheduled', data: { jobId, jobNumber, from: { scheduledDate, timeSlot }, to, rescheduledBy,
  *                                          rescheduledAt } }                     admins + the assigned technician
  *   { type: 'booking_cancelled',   data: { jobId, jobNumber, scheduledDate, timeSlot, cancelledAt, cancelledBy,
- *                                          band, refund, fee, feeWaived } }       admins + the assigned technician
+ *                                          band, refund, fee, feeWaived, kind: 'cancellation'|'no_show' } }
+ *                                                                                  admins + the assigned technician
  *   { type: 'booking_updated',     data: { jobId, jobNumber, changed: ('phone'|'notes'|'vehicle')[], updatedAt } }
  *                                                                                  admins + the assigned technician
  *   { type: 'subscribed',     data: { suburbs } }                                  answer to subscribe_suburbs
@@ -90,6 +91,8 @@ export interface BookingCancelledNotice {
   refund: string;
   fee: string;
   feeWaived: boolean;
+  /** A cancellation under the policy, or staff marked the customer a no-show (charged in full). */
+  kind: 'cancellation' | 'no_show';
 }
 
 /**
@@ -311,6 +314,7 @@ export const bookingCancelledMessage = (d: BookingCancelledV1Data): BookingChang
     refund: d.refund,
     fee: d.fee,
     feeWaived: d.feeWaived,
+    kind: d.kind ?? 'cancellation',
   },
 });
 

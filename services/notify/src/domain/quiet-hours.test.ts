@@ -16,6 +16,22 @@ describe('quiet hours (8 pm to 8 am Perth)', () => {
     expect(inQuietHours(perth('2026-11-24', clock))).toBe(quiet);
   });
 
+  it('holds a review request paid at 9 pm until 8 am, and one at 7:30 am until 8 am that morning', () => {
+    expect(releaseAfterQuietHours(perth('2026-11-24', '21:00'), 'review-request')).toEqual(
+      perth('2026-11-25', '08:00'),
+    );
+    expect(releaseAfterQuietHours(perth('2026-11-25', '07:30'), 'review-request')).toEqual(
+      perth('2026-11-25', '08:00'),
+    );
+  });
+
+  it('holds the confirmation and the cancellation notice a customer asked for at 9 pm (decisions.md)', () => {
+    for (const purpose of ['booking-confirmation', 'booking-cancelled', 'booking-rescheduled'])
+      expect(releaseAfterQuietHours(perth('2026-11-24', '21:00'), purpose)).toEqual(
+        perth('2026-11-25', '08:00'),
+      );
+  });
+
   it('leaves a message due at 19:59 alone', () => {
     const due = perth('2026-11-24', '19:59');
     expect(releaseAfterQuietHours(due, 'booking-reminder')).toEqual(due);

@@ -1,11 +1,14 @@
 import type {
   BookingCancelled,
   BookingCreated,
+  CustomerInvoiceIssuedV2,
+  CustomerInvoiceUpdatedV2,
   BookingRescheduled,
   BookingUpdated,
   EmailRequested,
   EventOf,
   JobAssigned,
+  JobCompleted,
   JobDeleted,
   JobRescheduled,
   JobStatusChanged,
@@ -13,8 +16,11 @@ import type {
   UserStatusChanged,
 } from '@tyres/events';
 import type { BookingLifecycle } from '../app/booking-lifecycle';
+import type { Confirmations } from '../app/confirmations';
 import type { DeliveryRequests } from '../app/delivery-requests';
 import type { LiveNotifications } from '../app/live-notifications';
+import type { ReviewRequests } from '../app/review-requests';
+import { MANAGE_LINK_PURPOSE } from '../domain/messages';
 
 /**
  * The event handlers, thin: each calls its use cases. The durable ones need no inbox of their own: the delivery
@@ -26,13 +32,15 @@ export function notifyHandlers(deps: {
   requests: DeliveryRequests;
   lifecycle: BookingLifecycle;
   live: LiveNotifications;
+  confirmations: Confirmations;
+  reviews: ReviewRequests;
 }) {
-  const { requests, lifecycle, live } = deps;
+  const { requests, lifecycle, live, confirmations, reviews } = deps;
   return {
     /** Once per event, by whichever replica takes it from the durable `notify` queue. */
     durable: {
       bookingCreated: async (event: EventOf<typeof BookingCreated>) => {
-        const confirmation = await requests.bookingCreated(event);
+        const confirmation = await confirmations.bookingCreated(event);
         await lifecycle.bookingCreated(event);
         return confirmation;
       },
@@ -43,8 +51,23 @@ export function notifyHandlers(deps: {
       jobRescheduled: (event: EventOf<typeof JobRescheduled>) => lifecycle.jobRescheduled(event),
       jobStatusChanged: (event: EventOf<typeof JobStatusChanged>) => lifecycle.jobStatusChanged(event),
       jobDeleted: (event: EventOf<typeof JobDeleted>) => lifecycle.jobDeleted(event),
-      smsRequested: (event: EventOf<typeof SmsRequested>) => requests.smsRequested(event),
-      emailRequested: (event: EventOf<typeof EmailRequested>) => requests.emailRequested(event),
+      // booking's manage-link messages are folded into the confirmation (app/confirmations.ts).
+      smsRequested: async (event: EventOf<typeof SmsRequested>) =>
+        event.data.purpose === MANAGE_LINK_PURPOSE && (await confirmations.manageLink(event)) === 'merged'
+          ? undefined
+          : requests.smsRequested(event),
+      emailRequested: async (event: EventOf<typeof EmailRequested>) =>
+        event.data.purpose === MANAGE_LINK_PURPOSE && (await confirmations.manageLink(event)) === 'merged'
+          ? undefined
+          : requests.emailRequested(event),
+      jobCompleted: async (event: EventOf<typeof JobCompleted>) => {
+        await reviews.jobCompleted(event);
+      },
+      invoicePaid: async (
+        event: EventOf<typeof CustomerInvoiceUpdatedV2> | EventOf<typeof CustomerInvoiceIssuedV2>,
+      ) => {
+        await reviews.invoicePaid(event);
+      },
     },
     /** Every replica, for its own sockets. */
     live: {

@@ -3,8 +3,12 @@ import {
   BookingCreated,
   BookingRescheduled,
   BookingUpdated,
+  CustomerErased,
+  CustomerInvoiceIssuedV2,
+  CustomerInvoiceUpdatedV2,
   EmailRequested,
   JobAssigned,
+  JobCompleted,
   JobDeleted,
   JobRescheduled,
   JobStatusChanged,
@@ -13,6 +17,7 @@ import {
   type EventBus,
 } from '@tyres/events';
 import type { NotifyHandlers } from './handlers';
+import type { ErasureHandlers } from './erasure-handlers';
 import type { LiveFeed } from './live-feed';
 
 /**
@@ -23,7 +28,13 @@ import type { LiveFeed } from './live-feed';
  * - The live feed (./live-feed.ts: an exclusive queue per replica, every event, at most once), for the dashboards
  *   connected to this replica.
  */
-export function subscribeNotify(bus: EventBus, liveFeed: LiveFeed, h: NotifyHandlers): void {
+export function subscribeNotify(
+  bus: EventBus,
+  liveFeed: LiveFeed,
+  h: NotifyHandlers & { erasure?: ErasureHandlers },
+): void {
+  // booking: a customer erased on request (issue 18, privacy): records, messages and reminders.
+  if (h.erasure) bus.subscribe(CustomerErased, h.erasure.customerErased);
   // booking: the confirmation email, notify's booking record and the day-before reminder; the reschedule and
   // cancellation notices; a corrected phone number.
   bus.subscribe(BookingCreated, h.durable.bookingCreated);
@@ -39,6 +50,10 @@ export function subscribeNotify(bus: EventBus, liveFeed: LiveFeed, h: NotifyHand
   // jobs (and anyone else): SMS and email requests.
   bus.subscribe(SmsRequested, h.durable.smsRequested);
   bus.subscribe(EmailRequested, h.durable.emailRequested);
+  // the review request: a completed job whose invoice is paid (prepaid: issued paid; on site: updated to paid).
+  bus.subscribe(JobCompleted, h.durable.jobCompleted);
+  bus.subscribe(CustomerInvoiceIssuedV2, h.durable.invoicePaid);
+  bus.subscribe(CustomerInvoiceUpdatedV2, h.durable.invoicePaid);
 
   // Live: new_booking and booking changes to admins (and the job's technician); assignment notices to technicians;
   // a deactivated user's sockets closed.

@@ -7,6 +7,7 @@ import {
 } from '@tyres/service-kit';
 import type { Queue } from 'bullmq';
 import type { DeliveryLog } from '../app/delivery-log';
+import type { ReviewRequests } from '../app/review-requests';
 import type { NotifyMetrics } from '../metrics';
 import type { NotificationHub } from '../ws/hub';
 import { createUpgradeHandler } from '../ws/upgrade';
@@ -18,6 +19,7 @@ export interface NotifyHttpOptions {
   identityPublicKey: string;
   metrics: NotifyMetrics;
   log: DeliveryLog;
+  reviews: Pick<ReviewRequests, 'status' | 'unsubscribe'>;
   queues: Queue[];
   hub: NotificationHub;
   ws: { maxPayloadBytes: number; maxConnections: number };
@@ -33,7 +35,7 @@ export function notifyHttp(options: NotifyHttpOptions): HttpLayer {
   const svc = createServiceApp({ name: 'notify', logger, readiness: options.readiness });
   options.metrics.register(svc.metrics.registry);
   svc.app.use(identityMiddleware(options.identityPublicKey));
-  mountRoutes(svc.app, { log: options.log, queues: options.queues });
+  mountRoutes(svc.app, { log: options.log, reviews: options.reviews, queues: options.queues });
   let draining = false;
   const onUpgrade = createUpgradeHandler({
     hub: options.hub,

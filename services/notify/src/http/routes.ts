@@ -10,14 +10,24 @@ import {
 } from '@tyres/service-kit';
 import type { Queue } from 'bullmq';
 import type { DeliveryLog } from '../app/delivery-log';
+import type { ReviewRequests } from '../app/review-requests';
 import type { Delivery, DeliveryAttempt } from '../db/deliveries';
 import { notifyOpenApi, notifyPaths } from './openapi';
-import { idParam, listQuery, NOTIFICATIONS_API, QUEUES_UI_PATH } from './schemas';
+import {
+  idParam,
+  listQuery,
+  NOTIFICATIONS_API,
+  QUEUES_UI_PATH,
+  UNSUBSCRIBE_API,
+  UNSUBSCRIBE_NOT_FOUND,
+} from './schemas';
 
 export { NOTIFICATIONS_API, QUEUES_UI_PATH } from './schemas';
 
 export interface RouteDeps {
   log: DeliveryLog;
+  /** The public unsubscribe link of review requests. */
+  reviews: Pick<ReviewRequests, 'status' | 'unsubscribe'>;
   /** The queues bull-board shows. */
   queues: Queue[];
 }
@@ -112,6 +122,27 @@ export function mountRoutes(app: Express, deps: RouteDeps): void {
     req.path.startsWith(`${QUEUES_UI_PATH}/`) ? next() : contractCheck(req, res, next),
   );
   mountOpenApi(app, notifyOpenApi());
+
+  // Public (the gateway routes it without a session and rate limits it): the review request's unsubscribe link.
+  // The token is the only credential; an unknown or malformed one is the same 404.
+  const unsubscribe = Router();
+  unsubscribe.get(
+    '/:token',
+    asyncRoute(async (req, res) => {
+      const found = await deps.reviews.status(String(req.params.token));
+      if (!found) throw notFound(UNSUBSCRIBE_NOT_FOUND);
+      res.set('Cache-Control', 'no-store').json(found);
+    }),
+  );
+  unsubscribe.post(
+    '/:token',
+    asyncRoute(async (req, res) => {
+      const done = await deps.reviews.unsubscribe(String(req.params.token));
+      if (!done) throw notFound(UNSUBSCRIBE_NOT_FOUND);
+      res.set('Cache-Control', 'no-store').json(done);
+    }),
+  );
+  app.use(UNSUBSCRIBE_API, unsubscribe);
 
   const api = Router();
   api.use(requireAdmin);

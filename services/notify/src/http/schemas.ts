@@ -20,6 +20,17 @@ export const listQuery = z.object({
 /** GET /api/dashboard/notifications/deliveries/:id. */
 export const idParam = z.object({ id: z.uuid({ error: 'Delivery not found' }) });
 
+/** The public unsubscribe API (issue 18, Spam Act 2003): routed as public by the gateway, rate limited there. */
+export const UNSUBSCRIBE_API = '/api/unsubscribe';
+
+/** The answer to an unknown, malformed or made-up unsubscribe link. */
+export const UNSUBSCRIBE_NOT_FOUND = 'This unsubscribe link is not valid';
+
+/** GET/POST /api/unsubscribe/:token. */
+export const unsubscribeTokenParam = z.object({
+  token: z.string().meta({ description: 'The token from the unsubscribe link (43 characters, base64url).' }),
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // Answers
 
@@ -99,3 +110,10 @@ export const DeliveryDetailSchema = DeliverySummarySchema.extend({
     }),
   ),
 }).meta({ id: 'DeliveryDetail' });
+
+export const UnsubscribeStatusSchema = z
+  .object({
+    unsubscribed: z.boolean().meta({ description: 'Whether the address gets no more review requests.' }),
+    contact: z.string().meta({ description: 'The address, masked ("j***@example.com").' }),
+  })
+  .meta({ id: 'UnsubscribeStatus' });

@@ -18,6 +18,7 @@ function delivery(overrides: Partial<Delivery> = {}): Delivery {
     body: 'hello',
     html: null,
     replyTo: null,
+    headers: null,
     jobId: null,
     requestedBy: null,
     status: 'queued',

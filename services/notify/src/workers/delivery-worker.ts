@@ -33,6 +33,16 @@ export function smsSender(transport: SmsTransport): ChannelSender {
   };
 }
 
+/** The row's extra headers (JSON object of strings), whatever else the column holds ignored. */
+function emailHeaders(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(
+      (e): e is [string, string] => typeof e[1] === 'string',
+    ),
+  );
+}
+
 export function emailSender(
   transport: EmailTransport,
   defaults: { from: string; replyTo?: string },
@@ -52,7 +62,7 @@ export function emailSender(
         text: delivery.body,
         ...(delivery.html ? { html: delivery.html } : {}),
         // Lets a reply or a bounce be matched to the log entry.
-        headers: { 'X-Delivery-Key': delivery.key },
+        headers: { ...emailHeaders(delivery.headers), 'X-Delivery-Key': delivery.key },
       }),
     classify: classifySmtpError,
   };

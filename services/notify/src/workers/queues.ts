@@ -32,10 +32,20 @@ export interface ReminderJobData {
   correlationId?: string;
 }
 
+/**
+ * The confirmation's fallback (app/confirmations.ts), in the `reminders` queue as job name `booking-confirmation`:
+ * a BookingCreated whose manage link has not come after a while is confirmed without it.
+ */
+export interface ConfirmationJobData {
+  confirmationJobId: string;
+  correlationId?: string;
+}
+
 // Deterministic job ids (BullMQ forbids ':' in custom ids; UUIDs and these prefixes have none).
 export const smsJobId = (requestId: string) => `sms-${requestId}`;
 export const emailJobId = (requestId: string) => `email-${requestId}`;
 export const bookingConfirmationJobId = (jobId: string) => `email-booking-confirmation-${jobId}`;
+export const confirmationFallbackJobId = (jobId: string) => `confirmation-${jobId}`;
 /** "20261126-0800": a slot in ids (its date and start, no spaces or ':'). */
 export const slotKey = (slot: { scheduledDate: string; timeSlot: TimeSlot }) =>
   `${slot.scheduledDate.replace(/-/g, '')}-${SLOT_START[slot.timeSlot].replace(':', '')}`;
@@ -59,7 +69,7 @@ export function jobOptions(attempts: number, backoffMs: number): JobsOptions {
 export interface NotifyQueues {
   sms: Queue<DeliveryJobData>;
   email: Queue<DeliveryJobData>;
-  reminders: Queue<ReminderJobData>;
+  reminders: Queue<ReminderJobData | ConfirmationJobData>;
   close(): Promise<void>;
 }
 
@@ -91,7 +101,7 @@ export function createQueues(producer: Redis, settings: QueueSettings): NotifyQu
     telemetry,
     defaultJobOptions: jobOptions(settings.emailAttempts, settings.emailBackoffMs),
   });
-  const reminders = new Queue<ReminderJobData>(REMINDER_QUEUE, {
+  const reminders = new Queue<ReminderJobData | ConfirmationJobData>(REMINDER_QUEUE, {
     connection: producer,
     prefix,
     telemetry,

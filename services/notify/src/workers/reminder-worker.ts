@@ -2,24 +2,30 @@ import { Worker } from 'bullmq';
 import { createRedis, type Logger } from '@tyres/service-kit';
 import { queueTelemetry } from '@tyres/telemetry';
 import type { BookingLifecycle } from '../app/booking-lifecycle';
-import { bullPrefix, REMINDER_QUEUE, type ReminderJobData } from './queues';
+import type { Confirmations } from '../app/confirmations';
+import { bullPrefix, REMINDER_QUEUE, type ConfirmationJobData, type ReminderJobData } from './queues';
 
 export interface ReminderWorkerOptions {
   redisUrl: string;
   redisPrefix: string;
   lifecycle: Pick<BookingLifecycle, 'remind'>;
+  /** The confirmation's fallback jobs (name `booking-confirmation`) share the queue. */
+  confirmations: Pick<Confirmations, 'fallback'>;
   logger: Logger;
 }
 
 /**
- * The day-before reminders, when due: thin, the use case decides (BookingLifecycle.remind). A failure (database or
+ * The day-before reminders (and the confirmations' fallbacks), when due: thin, the use case decides (BookingLifecycle.remind). A failure (database or
  * Redis down) throws and BullMQ retries the job; the delivery rows keep a second run from sending twice.
  */
 export function startReminderWorker(options: ReminderWorkerOptions) {
   const connection = createRedis(options.redisUrl, 'worker');
-  const worker = new Worker<ReminderJobData>(
+  const worker = new Worker<ReminderJobData | ConfirmationJobData>(
     REMINDER_QUEUE,
     async (job) => {
+      if (job.name === 'booking-confirmation' && 'confirmationJobId' in job.data)
+        return options.confirmations.fallback(job.data);
+      if (!('bookingJobId' in job.data)) return 'unknown-job';
       const outcome = await options.lifecycle.remind(job.data);
       if (outcome !== 'queued')
         options.logger.info({ jobId: job.data.bookingJobId, outcome }, 'reminder not sent: booking changed');

@@ -127,6 +127,9 @@ export async function startNotifyInstance(
     SMS_BACKOFF_MS: '200',
     EMAIL_BACKOFF_MS: '200',
     SHUTDOWN_TIMEOUT_MS: '5000',
+    // Suites that publish a BookingCreated without booking's manage-link message get their confirmation soon
+    // (the confirmation suite sets a long wait to see the link folded in).
+    CONFIRMATION_LINK_WAIT_MS: '300',
     ...env,
   });
   // Pinned to the middle of a Perth day unless a test says otherwise: quiet hours would otherwise hold every

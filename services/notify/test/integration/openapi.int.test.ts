@@ -5,7 +5,7 @@
 import express from 'express';
 import { expressRoutes } from '@tyres/service-kit';
 import type { DeliveryLog } from '../../src/app/delivery-log';
-import { mountRoutes } from '../../src/http/routes';
+import { mountRoutes, type RouteDeps } from '../../src/http/routes';
 import { startStack, type Stack } from './harness';
 
 jest.setTimeout(60_000);
@@ -35,7 +35,7 @@ describe('GET /openapi.json', () => {
     expect(doc.info.title).toBe('notify service');
 
     const app = express();
-    mountRoutes(app, { log: {} as DeliveryLog, queues: [] });
+    mountRoutes(app, { log: {} as DeliveryLog, reviews: {} as RouteDeps['reviews'], queues: [] });
     const routes = expressRoutes(app);
     expect(routes.length).toBeGreaterThanOrEqual(3);
     const documented = Object.entries(doc.paths).flatMap(([path, item]) =>

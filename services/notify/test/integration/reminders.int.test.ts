@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { BookingCancelled, BookingCreated, BookingRescheduled, JobDeleted } from '@tyres/events';
+import {
+  BookingCancelled,
+  BookingCreated,
+  BookingRescheduled,
+  JobDeleted,
+  JobRescheduled,
+} from '@tyres/events';
 import { perthInstant } from '@tyres/kernel';
 import { waitFor } from '@tyres/testkit';
 import { bookingCreated } from '../fixtures';
@@ -34,7 +40,7 @@ const deliveries = () => notify().deliveries;
 /** The reminder jobs of one booking, in any state. */
 async function reminderJobs(jobId: string) {
   const jobs = await reminders().getJobs(['delayed', 'wait', 'active', 'completed', 'failed']);
-  return jobs.filter((j) => j?.data.bookingJobId === jobId);
+  return jobs.filter((j) => j && 'bookingJobId' in j.data && j.data.bookingJobId === jobId);
 }
 
 async function created(overrides: Parameters<typeof bookingCreated>[0] = {}) {
@@ -152,6 +158,119 @@ describe('day-before reminder', () => {
     expect((await notify().bookings.get(data.jobId))?.cancelledAt).toBeInstanceOf(Date);
   });
 
+  it("staff move the job: the reminder follows and the customer is told; the customer's own move (via jobs) is not told twice", async () => {
+    const { data } = await created();
+    const from = { scheduledDate: data.scheduledDate, timeSlot: data.timeSlot };
+    const to = { scheduledDate: '2030-03-15', timeSlot: '10-12 AM' as const };
+    const staffMove = await stack.publish(JobRescheduled, {
+      jobId: data.jobId,
+      jobNumber: data.jobNumber,
+      from,
+      to,
+      assignedTechnicianId: null,
+      rescheduledBy: '0194f5a0-0000-7000-8000-000000000002',
+      rescheduledAt: new Date().toISOString(),
+    });
+    await waitFor(
+      async () => (await reminders().getJob(reminderJobId({ bookingJobId: data.jobId, ...to }))) ?? undefined,
+    );
+    const sms = await settled(`sms-booking-rescheduled-${staffMove.id}`);
+    expect(sms.body).toBe(
+      `Mobile Tyres Perth: your booking ${data.jobNumber} has moved to Friday 15 March 2030, 10-12 AM.`,
+    );
+    expect((await settled(`email-booking-rescheduled-${staffMove.id}`)).body).toContain(
+      'Previously: Monday 11 March 2030, 8-10 AM.',
+    );
+    // jobs applying the customer's BookingRescheduled sends JobRescheduled with no staff member: no second notice.
+    const back = { scheduledDate: '2030-03-18', timeSlot: '8-10 AM' as const };
+    const mirrored = await stack.publish(JobRescheduled, {
+      jobId: data.jobId,
+      jobNumber: data.jobNumber,
+      from: to,
+      to: back,
+      assignedTechnicianId: null,
+      rescheduledBy: null,
+      rescheduledAt: new Date().toISOString(),
+    });
+    await waitFor(
+      async () =>
+        (await reminders().getJob(reminderJobId({ bookingJobId: data.jobId, ...back }))) ?? undefined,
+    );
+    // The notice would be queued right after the reminder moved, by the same handler: give it time to show.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await deliveries().getByKey(`sms-booking-rescheduled-${mirrored.id}`)).toBeNull();
+    expect(await deliveries().getByKey(`email-booking-rescheduled-${mirrored.id}`)).toBeNull();
+  });
+
+  it('no-show: the customer gets a "we missed you" notice with the charge, never a cancellation notice', async () => {
+    const { data, id } = await created({ paymentMethod: 'onsite' });
+    await stack.publish(BookingCancelled, {
+      jobId: data.jobId,
+      jobNumber: data.jobNumber,
+      slot: { scheduledDate: data.scheduledDate, timeSlot: data.timeSlot },
+      cancelledAt: new Date().toISOString(),
+      cancelledBy: 'staff',
+      cancelledByUserId: '0194f5a0-0000-7000-8000-000000000001',
+      reason: 'No-show',
+      band: 'no_refund',
+      refundPercent: 0,
+      refund: '0.00',
+      fee: '717.29',
+      feeWaived: false,
+      paymentMethod: 'onsite',
+      kind: 'no_show',
+    });
+    const sms = await settled(`sms-booking-no-show-${data.jobId}`);
+    expect(sms).toMatchObject({ purpose: 'booking-no-show', recipient: '0412 345 678' });
+    expect(sms.body).toBe(
+      `Mobile Tyres Perth: we missed you at your booking ${data.jobNumber} for Monday 11 March 2030, 8-10 AM, so it ` +
+        'is closed as a no-show. As our terms say, a missed booking is charged in full: we will send you an invoice ' +
+        'for $717.29. If you think this is a mistake, call us on 08 6000 0000.',
+    );
+    const email = await settled(`email-booking-no-show-${data.jobId}`);
+    expect(email.subject).toBe(`Missed booking: New Tyres on Monday 11 March 2030 (${data.jobNumber})`);
+    expect(email.body).not.toMatch(/cancel/i);
+    expect(await reminders().getJob(id)).toBeUndefined();
+    expect(await deliveries().getByKey(`sms-booking-cancelled-${data.jobId}`)).toBeNull();
+    expect(await deliveries().getByKey(`email-booking-cancelled-${data.jobId}`)).toBeNull();
+  });
+
+  it('a cancellation that arrives before BookingCreated: no reminder is planned for the cancelled booking', async () => {
+    const data = bookingCreated({
+      scheduledDate: TOMORROW,
+      timeSlot: '10-12 AM',
+      customer: { name: 'Olly Order', email: `olly-${randomUUID()}@example.com`, phone: '0412 345 679' },
+    });
+    await stack.publish(BookingCancelled, {
+      jobId: data.jobId,
+      jobNumber: data.jobNumber,
+      slot: { scheduledDate: data.scheduledDate, timeSlot: data.timeSlot },
+      cancelledAt: new Date().toISOString(),
+      cancelledBy: 'staff',
+      reason: 'Booked by mistake',
+      band: 'full_refund',
+      refundPercent: 100,
+      refund: '0.00',
+      fee: '0.00',
+      feeWaived: false,
+      paymentMethod: 'onsite',
+    });
+    // notify remembers the cancellation of a booking it has not heard of yet.
+    await waitFor(async () => (await notify().bookings.get(data.jobId))?.cancelledAt ?? undefined, {
+      timeoutMs: 15_000,
+    });
+    await stack.publish(BookingCreated, data);
+    // BookingCreated is handled (its confirmation queued) and finds the booking cancelled: no reminder.
+    await settled(`email-booking-confirmation-${data.jobId}`);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await reminderJobs(data.jobId)).toEqual([]);
+    const record = await notify().bookings.get(data.jobId);
+    expect(record?.cancelledAt).toBeInstanceOf(Date);
+    expect(record?.customerEmail).toBe(data.customer.email);
+    // Nothing was queued to an empty address.
+    expect(await deliveries().getByKey(`sms-booking-cancelled-${data.jobId}`)).toBeNull();
+  });
+
   it('a deleted job takes its reminder with it', async () => {
     const { data, id } = await created();
     await stack.publish(JobDeleted, {
@@ -184,7 +303,7 @@ describe('day-before reminder', () => {
     // The same reminder run again (a stalled job re-run) sends nothing more: the rows are the record.
     const ran = (await reminders().getJob(id))!;
     expect(await ran.getState()).toBe('completed');
-    await expect(notify(1).lifecycle.remind(ran.data)).resolves.toBe('queued');
+    await expect(notify(1).lifecycle.remind(ran.data as ReminderJobData)).resolves.toBe('queued');
     const rows = await deliveries().list({ jobId: data.jobId, limit: 50 });
     expect(rows.filter((r) => r.purpose === 'booking-reminder')).toHaveLength(2);
   });

@@ -3,7 +3,7 @@
  * facts in batches (the SQL, and why the hand-over from the handlers is race-free: src/db/day-summaries.ts).
  */
 import type { Db } from '../db/client';
-import { claimDirtyDays, clearDirtyDays, refreshDays } from '../db/day-summaries';
+import { anyDirtyDays, claimDirtyDays, clearDirtyDays, refreshDays } from '../db/day-summaries';
 import { lockForHandler } from '../db/locks';
 
 /**
@@ -11,6 +11,7 @@ import { lockForHandler } from '../db/locks';
  * shared rebuild lock, like a handler). Returns how many days were refreshed.
  */
 export async function refreshDirtyDays(db: Db, limit = 200): Promise<number> {
+  if (!(await anyDirtyDays(db))) return 0;
   return db.$transaction(
     async (tx) => {
       await lockForHandler(tx);

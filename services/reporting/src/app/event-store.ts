@@ -76,7 +76,7 @@ export async function recordEvents(tx: SqlExecutor, events: readonly ConsumedEve
   }
   await facts.upsert(tx);
   for (const [type, ids] of gone) await deleteFactsOf(tx, type, ids);
-  // Last, so the dirty marks (which the day refresher waits on) are held for the shortest time.
+  // The days touched, for the day refresher (append-only marks: no other batch or refresher waits on them).
   await markDays(tx, 'customer', [...days.customer].sort());
   await markDays(tx, 'cost', [...days.cost].sort());
 }

@@ -12,6 +12,10 @@ const pools = new WeakMap<Db, pg.Pool>();
 
 export function createDb(databaseUrl: string, poolSize = 10): Db {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle connection Postgres ends (a restart, a dropped database) makes the pool emit 'error': without a
+  // listener that crashes the process. Prisma's adapter only adds one once Prisma connects, and the raw batches may
+  // use the pool first; the next query simply takes a fresh connection.
+  pool.on('error', () => undefined);
   const db = new PrismaClient({
     // disposeExternalPool: $disconnect ends the pool, as it would end a pool the adapter made itself. A statement
     // whose pooled connection died (Postgres restarted) is run once more on a fresh one.

@@ -13,15 +13,21 @@
  * short. A refresh recomputes whole days from the facts, so the result does not depend on the order events
  * arrived in, and a rebuild computes exactly the same rows.
  *
- * Hand-over between handler and refresher (no change is ever left out):
- * - the handler marks a day with INSERT ... ON CONFLICT DO UPDATE, which takes the dirty row's lock until it commits;
- * - the refresher claims dirty rows FOR UPDATE SKIP LOCKED, so it skips days whose handler has not committed yet
- *   (they are refreshed next time), and its refresh statement starts after the claim, so it sees every committed
- *   change of the days it claimed;
- * - a handler marking a claimed day waits for the refresher's commit, then finds the row deleted and inserts it
- *   again: the day is refreshed again with the handler's change.
+ * Hand-over between handler and refresher (no change is ever left out, and nobody waits for anybody on a day):
+ * - the handler marks a day by inserting a row into `dirty_days` (append-only: one row per transaction and day, no
+ *   unique key), in the transaction that writes the facts, so a mark is visible exactly when its facts are;
+ * - the refresher reads the marks it sees (committed ones), recomputes those days with a later statement (READ
+ *   COMMITTED: a new snapshot, which holds every fact committed with the marks it read), and deletes exactly the marks
+ *   it read, by id. A mark committed meanwhile is not deleted: its day is refreshed again next time;
+ * - two refreshers (one per replica) never recompute the same day at once: each day it takes is held with a
+ *   transaction-scoped advisory lock, tried (days another refresher holds are skipped, not waited for). So an older
+ *   snapshot's result never overwrites a newer one.
+ * Before (issue 16), a mark was an upsert on a unique (kind, day) row: two batches (or replicas) touching the same
+ * day queued behind each other, and every batch waited for the refresher while it recomputed the days it had
+ * claimed FOR UPDATE.
  */
-import type { Tx } from './client';
+import type pg from 'pg';
+import type { Db, Tx } from './client';
 
 /** customer: customer invoices. cost: purchase invoices and business expenses. */
 export type DayKind = 'customer' | 'cost';
@@ -35,13 +41,13 @@ export const SUMMARY_TABLES: readonly string[] = [
 ];
 
 /**
- * A data-modifying CTE marking the days of a JSON array parameter dirty, for a fact-writing statement. Days are
- * marked in date order, so two handlers marking the same two days never wait for each other in a cycle.
+ * A data-modifying CTE marking the days of a JSON array parameter dirty, for a fact-writing statement: one new mark
+ * per day (append-only, never waits for another transaction).
  */
 export const markDaysSql = (kind: DayKind, param: string) =>
   `dirty AS (INSERT INTO "reporting"."dirty_days" ("kind", "day")
-     SELECT '${kind}', d.value::date FROM (SELECT DISTINCT value FROM jsonb_array_elements_text(${param}::jsonb)) AS d ORDER BY 2
-     ON CONFLICT ("kind", "day") DO UPDATE SET "dirtied_at" = now() RETURNING 1)`;
+     SELECT '${kind}', d.value::date FROM (SELECT DISTINCT value FROM jsonb_array_elements_text(${param}::jsonb)) AS d
+     RETURNING 1)`;
 
 /**
  * Which days a refresh covers, as a condition on a date column: the days of the `$1::date[]` parameter (an array
@@ -152,16 +158,37 @@ const REFRESH_ALL: Record<DayKind, string> = {
 export interface DirtyDay {
   kind: DayKind;
   day: string;
+  /** The ids of the day's marks this refresher read, as a Postgres array literal (deleted once it is recomputed). */
+  ids: string;
 }
 
 /**
- * Claims up to `limit` dirty days (row locks until the transaction ends), skipping days a handler is marking right
- * now (they are claimed next time).
+ * Whether any day is marked dirty: one read outside a transaction, so an idle poll of the day refresher (every
+ * 100 ms per replica) does not open a transaction, take the rebuild lock and claim nothing.
+ */
+export async function anyDirtyDays(db: Db): Promise<boolean> {
+  const rows = await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM "reporting"."dirty_days" LIMIT 1');
+  return rows.length > 0;
+}
+
+/** Key space of the per-day refresh locks (advisory locks on hashtextextended of this + kind + day). */
+const DAY_LOCK = 'reporting:dirty-day:';
+
+/**
+ * Takes up to `limit` dirty days, those marked longest ago first, each with the ids of the marks read: a day is
+ * taken only if its advisory lock (transaction-scoped) is free, so another replica's refresher recomputing it right
+ * now is skipped, not waited for. The lock is tried row by row as rows pass the filter and the LIMIT stops there, so
+ * only the days returned are locked (the grouped subquery is not flattened, and a volatile qual is never pushed
+ * into it).
  */
 export async function claimDirtyDays(tx: Tx, limit: number): Promise<DirtyDay[]> {
   return tx.$queryRawUnsafe<DirtyDay[]>(
-    `SELECT "kind", "day"::text AS day FROM "reporting"."dirty_days"
-      ORDER BY "kind", "day" LIMIT $1::int FOR UPDATE SKIP LOCKED`,
+    `SELECT "kind", "day"::text AS day, "ids"::text AS ids FROM (
+       SELECT "kind", "day", array_agg("id") AS ids, min("id") AS first FROM "reporting"."dirty_days"
+        GROUP BY "kind", "day" ORDER BY first
+     ) AS d
+      WHERE pg_try_advisory_xact_lock(hashtextextended('${DAY_LOCK}' || "kind" || ':' || "day"::text, 0))
+      LIMIT $1::int`,
     limit,
   );
 }
@@ -171,14 +198,55 @@ export async function refreshDays(tx: Tx, kind: DayKind, days: string[]): Promis
   await tx.$executeRawUnsafe(REFRESH_DAYS[kind], `{${days.join(',')}}`);
 }
 
-/** Clears the dirty marks of the claimed days. */
+/** Deletes the marks the refresher read (not the ones committed since: their days are refreshed next time). */
 export async function clearDirtyDays(tx: Tx, claimed: DirtyDay[]): Promise<void> {
+  const ids = claimed.map((c) => c.ids.slice(1, -1)).filter(Boolean);
+  if (ids.length === 0) return;
   await tx.$executeRawUnsafe(
-    `DELETE FROM "reporting"."dirty_days" d USING jsonb_to_recordset($1::jsonb) AS c("kind" text, "day" date)
-      WHERE d."kind" = c."kind" AND d."day" = c."day"`,
-    JSON.stringify(claimed),
+    'DELETE FROM "reporting"."dirty_days" WHERE "id" = ANY($1::bigint[])',
+    `{${ids.join(',')}}`,
   );
 }
+
+/**
+ * While a backlog is folded, one refresher at a time across replicas, pause included (see the day refresher): a
+ * session-level advisory lock (two-key space, next to the rebuild lock) on a connection of its own, held for the run
+ * and the pause after it. Refreshes during a backlog are mostly redone (the batches keep dirtying the same days), so
+ * their cost must not grow with the number of replicas. Undefined when another replica holds it. If this process
+ * dies, the connection closes and the lock goes with it.
+ */
+export async function tryBacklogRefreshSlot(
+  pool: pg.Pool,
+): Promise<{ release(): Promise<void> } | undefined> {
+  const client = await pool.connect();
+  try {
+    const { rows } = await client.query<{ ok: boolean }>(
+      'SELECT pg_try_advisory_lock($1::int, $2::int) AS ok',
+      BACKLOG_REFRESH_LOCK,
+    );
+    if (!rows[0]?.ok) {
+      client.release();
+      return undefined;
+    }
+  } catch (err) {
+    client.release(err as Error);
+    throw err;
+  }
+  return {
+    async release() {
+      try {
+        await client.query('SELECT pg_advisory_unlock($1::int, $2::int)', BACKLOG_REFRESH_LOCK);
+        client.release();
+      } catch (err) {
+        // Not unlocked: the connection is thrown away, which releases the lock.
+        client.release(err as Error);
+      }
+    },
+  };
+}
+
+/** The backlog slot's key ('repo', 2; the rebuild lock is 'repo', 1). */
+const BACKLOG_REFRESH_LOCK = [0x7265_706f, 2];
 
 /** Recomputes every day from the facts (rebuild: the summary tables are empty, the rebuild lock is held). */
 export async function refreshAllDays(tx: Tx): Promise<void> {

@@ -323,7 +323,7 @@ export async function deleteFactsOf(
   );
 }
 
-/** Marks days dirty for the day refresher (sorted, one statement: see markDaysSql). */
+/** Marks days dirty for the day refresher (one statement: see markDaysSql). */
 export async function markDays(tx: SqlExecutor, kind: DayKind, days: readonly IsoDate[]): Promise<void> {
   if (days.length === 0) return;
   await tx.$executeRawUnsafe(`WITH ${markDaysSql(kind, '$1')} SELECT 1`, JSON.stringify(days));

@@ -13,6 +13,7 @@ import type {
   JobDeletedV1,
   JobRescheduledV1,
   JobStatusChangedV1,
+  JobUpdatedV1,
   PaymentSucceededV1,
   PurchaseInvoiceDeletedV1,
   PurchaseInvoiceRecordedV1,
@@ -40,6 +41,7 @@ export type ConsumedEvent =
   | EventOf<typeof JobCompletedV1>
   | EventOf<typeof JobRescheduledV1>
   | EventOf<typeof JobDeletedV1>
+  | EventOf<typeof JobUpdatedV1>
   | EventOf<typeof PaymentSucceededV1>;
 
 export type ConsumedType = ConsumedEvent['type'];
@@ -79,6 +81,7 @@ export function aggregateOf(event: ConsumedEvent): AggregateRef {
     case 'job.completed.v1':
     case 'job.rescheduled.v1':
     case 'job.deleted.v1':
+    case 'job.updated.v1':
       return { type: 'job', id: event.data.jobId };
     case 'payment.succeeded.v1':
       return { type: 'payment', id: event.data.paymentId };

@@ -385,6 +385,35 @@ describe('job revenue facts', () => {
   });
 });
 
+describe('job revenue facts: an admin edits the price (issue 19)', () => {
+  it('takes the edited value, whatever order the events arrive in', () => {
+    const j = fx.job({ serviceType: 'battery-service', customerValue: '0.00' });
+    const events = [
+      ...fx.completedJobEvents(j, '2026-07-02T02:00:00.000Z'),
+      fx.jobUpdated(j, 1, '189.50', '2026-07-02T05:00:00.000Z'),
+    ];
+    for (const order of permutations(events))
+      expect(reduceJob(stored(...order))).toMatchObject({
+        recognised: true,
+        customerValue: 18950n,
+        // 189.50 − 189.50 ÷ 11 (17.23) = 172.27
+        valueExGst: 17227n,
+      });
+  });
+
+  it('a status change after the edit carries the edited value; one before it does not undo it', () => {
+    const j = fx.job({ customerValue: '0.00' });
+    const done = fx.completedJobEvents(j, '2026-07-02T02:00:00.000Z');
+    const edited = fx.jobUpdated(j, 1, '50.00', '2026-07-02T01:00:00.000Z');
+    const fact = reduceJob(stored(edited, ...done));
+    // completedJobEvents carry the booked value (0.00) after the edit: the jobs service's later word wins.
+    expect(fact?.customerValue).toBe(0n);
+    expect(reduceJob(stored(...done, fx.jobUpdated(j, 2, '60.00', '2026-07-03T00:00:00.000Z')))?.customerValue).toBe(
+      6000n,
+    );
+  });
+});
+
 describe('aggregates', () => {
   it('files each event under the record it describes', () => {
     const s = fx.invoice();

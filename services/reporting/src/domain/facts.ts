@@ -328,6 +328,7 @@ type JobEvent = Stored<
   | 'job.completed.v1'
   | 'job.rescheduled.v1'
   | 'job.deleted.v1'
+  | 'job.updated.v1'
 >;
 
 function jobEventTime(s: JobEvent): string {
@@ -343,6 +344,8 @@ function jobEventTime(s: JobEvent): string {
       return e.data.rescheduledAt;
     case 'job.deleted.v1':
       return e.data.deletedAt;
+    case 'job.updated.v1':
+      return e.data.updatedAt;
   }
 }
 
@@ -353,6 +356,7 @@ const JOB_EVENT_RANK: Record<JobEvent['event']['type'], number> = {
   'job.completed.v1': 2,
   'job.rescheduled.v1': 3,
   'job.deleted.v1': 4,
+  'job.updated.v1': 5,
 };
 
 export function reduceJob(events: StoredEvent[]): JobRevenueFact | null {
@@ -363,6 +367,7 @@ export function reduceJob(events: StoredEvent[]): JobRevenueFact | null {
       'job.completed.v1',
       'job.rescheduled.v1',
       'job.deleted.v1',
+      'job.updated.v1',
     ),
   );
   if (jobEvents.length === 0 || jobEvents.some(isType('job.deleted.v1'))) return null;
@@ -414,6 +419,11 @@ export function reduceJob(events: StoredEvent[]): JobRevenueFact | null {
         jobNumber ??= e.data.jobNumber;
         break;
       case 'job.deleted.v1':
+        break;
+      case 'job.updated.v1':
+        // Issue 19: an admin changed the price (or other details); a later status change carries the same value.
+        jobNumber = e.data.jobNumber;
+        customerValue = e.data.customerValue;
         break;
     }
   }

@@ -1,5 +1,6 @@
 import {
   BookingCreated,
+  CustomerErased,
   CustomerInvoiceDeleted,
   CustomerInvoiceIssuedV1,
   CustomerInvoiceIssuedV2,
@@ -12,6 +13,7 @@ import {
   JobDeleted,
   JobRescheduled,
   JobStatusChanged,
+  JobUpdated,
   PaymentSucceeded,
   PurchaseInvoiceDeleted,
   PurchaseInvoiceRecorded,
@@ -19,12 +21,20 @@ import {
   type EventBus,
 } from '@tyres/events';
 import type { ReportingHandlers } from './handlers';
+import type { ErasureHandlers } from './erasure-handlers';
 
 /**
  * Everything reporting consumes, in one place: every event is stored and folded into the projections
  * (src/events/handlers.ts).
  */
-export function subscribeReporting(bus: EventBus, { storeBatch }: ReportingHandlers): void {
+export function subscribeReporting(
+  bus: EventBus,
+  { storeBatch }: ReportingHandlers,
+  erasure?: ErasureHandlers,
+  batch: { maxMessages: number; lingerMs: number; concurrency: number } = REPORTING_BATCH,
+): void {
+  // booking: a customer erased on request (issue 18, privacy); one by one, beside the batches.
+  if (erasure) bus.subscribe(CustomerErased, erasure.customerErased);
   // In batches: a backlog (after an outage, a deploy) is folded a few hundred events per transaction, as fast as a
   // rebuild folds; one event alone waits at most the linger before it is applied.
   bus.subscribeBatch(
@@ -50,18 +60,21 @@ export function subscribeReporting(bus: EventBus, { storeBatch }: ReportingHandl
       JobCompleted,
       JobRescheduled,
       JobDeleted,
+      // jobs: an admin's edit (issue 19): the job's value changes
+      JobUpdated,
       // billing: stored for future reports (cash received); no projection yet
       PaymentSucceeded,
     ],
     storeBatch,
-    REPORTING_BATCH,
+    batch,
   );
 }
 
 /**
- * Up to 500 events per transaction, two transactions at once (the next batch is parsed and folded while the previous
- * one waits on Postgres; per-aggregate locks keep two batches off the same invoice or job, and the fold does not
- * depend on arrival order); a lone event waits at most 20 ms for company.
+ * Up to 500 events per transaction, two transactions at once by default (the next batch is parsed and folded while
+ * the previous one waits on Postgres; per-aggregate locks keep two batches off the same invoice or job, and the fold
+ * does not depend on arrival order; REPORTING_BATCH_CONCURRENCY changes it); a lone event waits at most 20 ms for
+ * company.
  */
 export const REPORTING_BATCH = { maxMessages: 500, lingerMs: 20, concurrency: 2 } as const;
 
@@ -88,6 +101,7 @@ export function subscribeReportingOneByOne(bus: EventBus, { store }: ReportingHa
   bus.subscribe(JobCompleted, store);
   bus.subscribe(JobRescheduled, store);
   bus.subscribe(JobDeleted, store);
+  bus.subscribe(JobUpdated, store);
   // billing: stored for future reports (cash received); no projection yet
   bus.subscribe(PaymentSucceeded, store);
 }

@@ -5,7 +5,8 @@
  */
 import type { Logger } from '@tyres/service-kit';
 import { refreshDirtyDays } from '../app/day-summaries';
-import type { Db } from '../db/client';
+import { poolOf, type Db } from '../db/client';
+import { tryBacklogRefreshSlot } from '../db/day-summaries';
 
 export interface DayRefresher {
   /** Starts the loop (once). */
@@ -23,8 +24,9 @@ export interface DayRefresher {
 
 /**
  * The loop that keeps the day summaries up to date: refreshes dirty days whenever woken, polls every
- * `intervalMs` for days marked by other replicas, and backs off on errors. One per replica (SKIP LOCKED shares the
- * work). Built before the event handlers (they wake it), started with the service.
+ * `intervalMs` for days marked by other replicas, and backs off on errors. One per replica (per-day locks share the
+ * work; while a backlog is folded, one at a time). Built before the event handlers (they wake it), started with the
+ * service.
  */
 export function createDayRefresher(options: {
   db: Db;
@@ -32,11 +34,10 @@ export function createDayRefresher(options: {
   intervalMs?: number;
   batchSize?: number;
   /**
-   * Shortest pause after a run that refreshed something, wake-ups or not (default 0); the pause is at least four
-   * times the run's own time. While events pour in (a backlog after an outage), runs get long (a refresh over many
-   * days reads whole fact tables): each day is then refreshed once per pause instead of after every batch that
-   * touched it, and the batches wait less on the days a refresh holds. A lone write's refresh is short, and so is
-   * its pause.
+   * Shortest pause after a run that refreshed something, wake-ups or not (default 0). While events pour in (a backlog
+   * after an outage, see `backlog()`), the pause is at least four times the run's own time and `backlogGapMs`: runs
+   * get long then (a refresh over many days reads whole fact tables), and each day is refreshed once per pause
+   * instead of after every batch that touched it.
    */
   busyGapMs?: number;
   /** The pause after a run while a backlog is being folded (default 1 s; see `backlog()`). */
@@ -74,30 +75,59 @@ export function createDayRefresher(options: {
     });
 
   let loop: Promise<void> | undefined;
+  const pool = poolOf(options.db);
+
+  const inBacklog = () => Date.now() - backlogAt < backlogGapMs;
+
+  /** One run and the pause after it; true to run again at once, false to wait for a wake-up or the next poll. */
+  const step = async (): Promise<boolean> => {
+    woken = false;
+    let refreshed = 0;
+    const started = Date.now();
+    try {
+      refreshed = await refreshDirtyDays(options.db, batchSize);
+      failures = 0;
+    } catch (err) {
+      failures += 1;
+      options.logger.warn({ err, failures }, 'day summary refresh failed; retrying');
+    }
+    if (stopping || refreshed === 0) return woken;
+    // Let more changes gather (see busyGapMs); then a full batch, or a wake-up meanwhile, means go again.
+    woken = false;
+    // While a backlog is folded, at least four times the run's own time (and backlogGapMs): a refresh over many days
+    // reads whole fact tables, the batches keep dirtying the same days, and the refresh should take at most a fifth
+    // of the time, leaving the rest to the event batches. Otherwise no pause beyond busyGapMs: once the backlog is
+    // folded, the days it left dirty are refreshed back to back (issue 16: the pause used to apply then too, and the
+    // last seconds of a catch-up were mostly this pause).
+    await pause(inBacklog() ? Math.max(busyGapMs, 4 * (Date.now() - started), backlogGapMs) : busyGapMs);
+    return !stopping && (refreshed === batchSize || woken);
+  };
 
   const run = async () => {
     while (!stopping) {
-      woken = false;
-      let refreshed = 0;
-      const started = Date.now();
+      // While a backlog is folded, one refresher at a time across replicas, its pause included (issue 16): with one
+      // refresher per replica pacing itself, two replicas spent twice the CPU on refreshes that the backlog undoes.
+      // Once the backlog is folded, every replica's refresher works (on different days).
+      let slot: { release(): Promise<void> } | undefined;
+      if (inBacklog()) {
+        const taken = await tryBacklogRefreshSlot(pool).then(
+          (held) => held ?? ('elsewhere' as const),
+          () => undefined, // Postgres unreachable: the run below fails and backs off
+        );
+        if (taken === 'elsewhere') {
+          await sleep(intervalMs);
+          continue;
+        }
+        slot = taken;
+      }
+      let again: boolean;
       try {
-        refreshed = await refreshDirtyDays(options.db, batchSize);
-        failures = 0;
-      } catch (err) {
-        failures += 1;
-        options.logger.warn({ err, failures }, 'day summary refresh failed; retrying');
+        again = await step();
+      } finally {
+        await slot?.release();
       }
       if (stopping) break;
-      if (refreshed > 0) {
-        // Let more changes gather (see busyGapMs); then a full batch, or a wake-up meanwhile, means go again.
-        woken = false;
-        // At least four times the run's own time: a refresh over many days reads whole fact tables, and during a
-        // backlog it should take at most a fifth of the time, leaving the rest to the event batches.
-        const inBacklog = Date.now() - backlogAt < backlogGapMs;
-        await pause(Math.max(busyGapMs, 4 * (Date.now() - started), inBacklog ? backlogGapMs : 0));
-        if (stopping) break;
-        if (refreshed === batchSize || woken) continue;
-      } else if (woken) continue;
+      if (again) continue;
       await sleep(failures ? Math.min(5_000, intervalMs * 2 ** failures) : intervalMs);
     }
   };

@@ -3,6 +3,7 @@
  * contract (admin only, 400 on bad periods). Each test works in its own month so they do not see each other.
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { createEvent, CustomerInvoiceIssuedV1 } from '@tyres/events';
 import { waitForExpect } from '@tyres/testkit';
 import { signIdentity } from '@tyres/service-kit';
@@ -432,6 +433,55 @@ describe('batches', () => {
         (await r.get(`/api/dashboard/reports/gst${month('2025-12')}`)).body.customerInvoices,
       ).toHaveLength(4),
     );
+  });
+
+  it('folds a batch while another replica has marked the same day and its refresher holds it, and refreshes the day after (issue 16)', async () => {
+    const day = '2025-08-14';
+    const other = new pg.Client({ connectionString: r.database.url });
+    await other.connect();
+    const inv = fx.invoice({
+      invoiceNumber: 'MARK-1',
+      status: 'sent',
+      invoiceDate: day,
+      items: [{ category: 'labour', quantity: 1, unitPrice: '40.00' }],
+    });
+    try {
+      await other.query('BEGIN');
+      // Another replica's batch has marked the day and not committed yet (a unique (kind, day) mark made every
+      // batch touching that day wait for it)...
+      await other.query(
+        `INSERT INTO "reporting"."dirty_days" ("kind", "day") VALUES ('customer', $1::date)`,
+        [day],
+      );
+      // ...and another replica's refresher is recomputing that day (its per-day lock).
+      await other.query(
+        `SELECT pg_advisory_xact_lock(hashtextextended('reporting:dirty-day:customer:' || $1::text, 0))`,
+        [day],
+      );
+      const before = await r.storedCount();
+      await r.publisher.publish(fx.invoiceIssued(inv));
+      // Folded without waiting for the other transaction.
+      await waitForExpect(async () => expect(await r.storedCount()).toBe(before + 1), { timeoutMs: 10_000 });
+      // This replica's refresher skips the day the other one holds: still marked, its summary not recomputed yet.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const marks = await r.sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "reporting"."dirty_days" WHERE "kind" = 'customer' AND "day" = $1::date`,
+        day,
+      );
+      expect(marks[0]?.n).toBe(1);
+      const gst = await r.get(`/api/dashboard/reports/gst?startDate=${day}&endDate=${day}`);
+      expect(gst.body.customerInvoices).toEqual([]);
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+    // Released: the day is recomputed with the invoice, and its mark cleared.
+    await settled(r);
+    const gst = await r.get(`/api/dashboard/reports/gst?startDate=${day}&endDate=${day}`);
+    expect(gst.body).toMatchObject({ gstCollected: '4.00' });
+    expect(gst.body.customerInvoices.map((i: { invoiceNumber: string }) => i.invoiceNumber)).toEqual([
+      'MARK-1',
+    ]);
   });
 
   it('exports the pipeline lag metrics on /metrics', async () => {

@@ -1,0 +1,55 @@
+import type { BookingCreatedV1Data } from '@tyres/events';
+import type { Db } from './client';
+
+/** The two halves of a booking's confirmation as they stand (either may still be missing). */
+export interface ConfirmationParts {
+  jobId: string;
+  booking: BookingCreatedV1Data | null;
+  manageUrl: string | null;
+}
+
+interface Row {
+  job_id: string;
+  booking: BookingCreatedV1Data | null;
+  manage_url: string | null;
+}
+
+const fromRow = (r: Row): ConfirmationParts => ({
+  jobId: r.job_id,
+  booking: r.booking,
+  manageUrl: r.manage_url,
+});
+
+/**
+ * notify.confirmations (queries only). Each half is written with one INSERT ... ON CONFLICT DO UPDATE, which
+ * returns the row as it stands after the write: of two halves arriving at the same moment on two replicas, the
+ * second to commit waits for the first and sees both, so one of them always completes the confirmation.
+ */
+export class ConfirmationRepository {
+  constructor(private readonly db: Db) {}
+
+  async addBooking(booking: BookingCreatedV1Data): Promise<ConfirmationParts> {
+    const rows = await this.db.$queryRaw<Row[]>`
+      INSERT INTO "notify"."confirmations" AS c ("job_id", "booking") VALUES (${booking.jobId}::uuid, ${JSON.stringify(booking)}::jsonb)
+      ON CONFLICT ("job_id") DO UPDATE
+        SET "booking" = COALESCE(c."booking", EXCLUDED."booking"), "updated_at" = now()
+      RETURNING "job_id", "booking", "manage_url"`;
+    return fromRow(rows[0]!);
+  }
+
+  /** The first link received wins (booking sends the same link by email and SMS). */
+  async addManageUrl(jobId: string, url: string): Promise<ConfirmationParts> {
+    const rows = await this.db.$queryRaw<Row[]>`
+      INSERT INTO "notify"."confirmations" AS c ("job_id", "manage_url") VALUES (${jobId}::uuid, ${url})
+      ON CONFLICT ("job_id") DO UPDATE
+        SET "manage_url" = COALESCE(c."manage_url", EXCLUDED."manage_url"), "updated_at" = now()
+      RETURNING "job_id", "booking", "manage_url"`;
+    return fromRow(rows[0]!);
+  }
+
+  async get(jobId: string): Promise<ConfirmationParts | null> {
+    const rows = await this.db.$queryRaw<Row[]>`
+      SELECT "job_id", "booking", "manage_url" FROM "notify"."confirmations" WHERE "job_id" = ${jobId}::uuid`;
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+}

@@ -1,0 +1,538 @@
+/**
+ * Issue 19, item 6: an admin edits a job after booking (price, address, vehicle, notes, tyre details) with a reason.
+ * Jobs, billing and reporting run for real (in-process, one shared exchange, each with its own database): the edit
+ * goes from jobs' outbox as JobUpdated to billing's job projection (the generated invoice uses the new price) and to
+ * reporting's facts (the P&L's job revenue moves, and a rebuild from the stored events gives the same figures).
+ * Done when: "an edited job's new price reaches the generated invoice".
+ */
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import pino from 'pino';
+import {
+  BookingCreated,
+  BookingUpdated,
+  createEvent,
+  createPublisher,
+  CustomerErased,
+  UserCreated,
+  type AnyContract,
+  type EventInput,
+  type Publisher,
+} from '@tyres/events';
+import { perthToday } from '@tyres/kernel';
+import { signIdentity, type StaffRole } from '@tyres/service-kit';
+import {
+  createRabbitAdmin,
+  deleteRedisKeysByPrefix,
+  getAmqpUrl,
+  getRedisUrl,
+  migratedServiceDatabase,
+  uniquePrefix,
+  waitFor,
+  type RabbitAdmin,
+  type TestDatabase,
+} from '@tyres/testkit';
+import { loadServiceConfig as jobsConfig } from '../../services/jobs/src/config';
+import { startJobsService } from '../../services/jobs/src/service';
+import { loadServiceConfig as billingConfig } from '../../services/billing/src/config';
+import { startBilling } from '../../services/billing/src/service';
+import { loadServiceConfig as reportingConfig } from '../../services/reporting/src/config';
+import { startReporting } from '../../services/reporting/src/service';
+import { createDb as reportingDb } from '../../services/reporting/src/db/client';
+import { rebuildProjections } from '../../services/reporting/src/app/rebuild';
+
+jest.setTimeout(180_000);
+
+const SERVICES = ['jobs', 'billing', 'reporting'] as const;
+type Service = (typeof SERVICES)[number];
+const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+interface Stack {
+  url: Record<Service, string>;
+  pg: Record<Service, Pool>;
+  dbUrl: Record<Service, string>;
+  identity(role: StaffRole, id?: string): Record<string, string>;
+  publish<C extends AnyContract>(contract: C, data: EventInput<C>): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function startStack(label: string): Promise<Stack> {
+  const prefix = uniquePrefix(label);
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const common = {
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    AMQP_URL: await getAmqpUrl(),
+    REDIS_URL: await getRedisUrl(),
+    EVENT_PREFIX: prefix,
+    REDIS_PREFIX: prefix,
+    INTERNAL_JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    LOG_LEVEL: 'silent',
+    SHUTDOWN_TIMEOUT_MS: '5000',
+  };
+  const dbs = {} as Record<Service, TestDatabase>;
+  for (const s of SERVICES) dbs[s] = await migratedServiceDatabase(s, `${label}-${s}`);
+  // Nothing here reaches booking (no reschedule, cancel or delete): an address nobody listens on.
+  const bookingUrl = 'http://127.0.0.1:9';
+  const jobs = await startJobsService(
+    { ...jobsConfig({ ...common, DATABASE_URL: dbs.jobs.url, BOOKING_URL: bookingUrl }), PORT: 0 },
+    silent,
+  );
+  const billing = await startBilling(
+    {
+      ...billingConfig({
+        ...common,
+        DATABASE_URL: dbs.billing.url,
+        BOOKING_URL: bookingUrl,
+        BUSINESS_NAME: 'Perth Mobile Tyres Test',
+        BUSINESS_ABN: '12 345 678 901',
+        BUSINESS_PHONE: '08 9000 0000',
+        BUSINESS_EMAIL: 'accounts@tyres.test',
+      }),
+      PORT: 0,
+    },
+    silent,
+  );
+  const reporting = await startReporting(
+    { ...reportingConfig({ ...common, DATABASE_URL: dbs.reporting.url }), PORT: 0 },
+    silent,
+  );
+  const runtimes = { jobs, billing: billing.runtime, reporting };
+  for (const s of SERVICES)
+    await waitFor(() => runtimes[s].bus.isReady(), { timeoutMs: 20_000, message: `${s} consumer` });
+  const url = {} as Record<Service, string>;
+  const pg = {} as Record<Service, Pool>;
+  const dbUrl = {} as Record<Service, string>;
+  for (const s of SERVICES) {
+    url[s] = `http://127.0.0.1:${runtimes[s].server.port}`;
+    pg[s] = new Pool({ connectionString: dbs[s].url, max: 2 });
+    pg[s].on('error', () => undefined);
+    dbUrl[s] = dbs[s].url;
+  }
+  const publisher: Publisher = createPublisher({ url: common.AMQP_URL, prefix, name: `${label}-test` });
+  const admin: RabbitAdmin = await createRabbitAdmin(common.AMQP_URL);
+  return {
+    url,
+    pg,
+    dbUrl,
+    identity: (role, id = randomUUID()) => ({
+      'x-identity-token': signIdentity(privatePem, { id, username: `${role}-${id.slice(0, 6)}`, role }),
+    }),
+    async publish(contract, data) {
+      const event = createEvent(contract, data, { source: 'test', correlationId: randomUUID() });
+      await publisher.publish(event);
+      return event.id;
+    },
+    async stop() {
+      await publisher.close().catch(() => undefined);
+      for (const s of [...SERVICES].reverse()) await runtimes[s].shutdown('test done').catch(() => undefined);
+      for (const s of SERVICES) await pg[s].end().catch(() => undefined);
+      await deleteRedisKeysByPrefix(prefix).catch(() => undefined);
+      await admin.cleanup(prefix, { services: [...SERVICES] }).catch(() => undefined);
+      await admin.close().catch(() => undefined);
+      for (const s of SERVICES) await dbs[s].drop().catch(() => undefined);
+    },
+  };
+}
+
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of three services, read field by field
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, body: json };
+}
+
+let stack: Stack;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  stack = await startStack('job-edit');
+  admin = stack.identity('admin');
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const one = async (s: Service, sql: string, params: unknown[]) =>
+  (await stack.pg[s].query(sql, params)).rows[0] as Record<string, unknown> | undefined;
+
+let counter = 0;
+/** A booked job (BookingCreated as booking publishes it), present in jobs and billing. */
+async function bookJob(over: Partial<EventInput<typeof BookingCreated>> = {}) {
+  counter += 1;
+  const jobId = randomUUID();
+  const jobNumber = `JOB-E${Date.now().toString(36).slice(-5)}${counter}`;
+  await stack.publish(BookingCreated, {
+    jobId,
+    jobNumber,
+    customerId: randomUUID(),
+    vehicleId: randomUUID(),
+    serviceType: 'battery-service',
+    scheduledDate: '2031-03-04',
+    timeSlot: '8-10 AM',
+    address: '1 Hay Street',
+    suburb: 'Perth',
+    postcode: '6000',
+    tyreSize: null,
+    tyreQuantity: null,
+    tyreBrand: null,
+    notes: null,
+    customerValue: '0.00',
+    paymentMethod: 'onsite',
+    paymentStatus: 'pending',
+    channel: 'online',
+    customer: { name: 'Bea Battery', email: 'bea@example.com', phone: '0400 111 222' },
+    vehicle: { make: 'Toyota', model: 'Corolla', year: 2018, registration: '1ABC234' },
+    createdAt: new Date().toISOString(),
+    ...over,
+  });
+  await waitFor(() => one('jobs', 'SELECT 1 FROM jobs.jobs WHERE id = $1', [jobId]), {
+    message: 'jobs job',
+    timeoutMs: 20_000,
+  });
+  await waitFor(() => one('billing', 'SELECT 1 FROM billing.job_snapshots WHERE job_id = $1', [jobId]), {
+    message: 'billing snapshot',
+    timeoutMs: 20_000,
+  });
+  return { jobId, jobNumber };
+}
+
+async function moveTo(jobId: string, ...statuses: string[]) {
+  for (const status of statuses) {
+    const res = await call(stack.url.jobs, 'PATCH', `/api/dashboard/jobs/${jobId}/status`, { status }, admin);
+    expect(res.status).toBe(200);
+  }
+}
+
+const edit = (jobId: string, body: unknown, who = admin) =>
+  call(stack.url.jobs, 'PATCH', `/api/dashboard/jobs/${jobId}`, body, who);
+
+const today = () => perthToday(new Date());
+async function pl() {
+  const res = await call(
+    stack.url.reporting,
+    'GET',
+    `/api/dashboard/reports/enhanced-pl?startDate=${today()}&endDate=${today()}`,
+    undefined,
+    admin,
+  );
+  expect(res.status).toBe(200);
+  return res.body as { revenue: { jobRevenue: string; customerInvoices: string; totalRevenue: string } };
+}
+const cents = (money: string) => Math.round(Number(money) * 100);
+
+describe('an admin edits a job after booking', () => {
+  it("prices a completed battery job: the history shows it, billing's invoice and reporting's revenue use it", async () => {
+    const { jobId, jobNumber } = await bookJob();
+    await moveTo(jobId, 'in-progress', 'completed');
+    await waitFor(
+      () =>
+        one('billing', `SELECT 1 FROM billing.job_snapshots WHERE job_id = $1 AND status = 'completed'`, [
+          jobId,
+        ]),
+      { message: 'billing sees the job completed', timeoutMs: 20_000 },
+    );
+    // The job is worth 0.00 so far: whether reporting has folded its completion yet does not move the figure.
+    const before = await pl();
+
+    const res = await edit(jobId, {
+      customerValue: '189.50',
+      reason: 'Battery supplied: Century 55D23L',
+      version: 0,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: jobId, customerValue: '189.50', status: 'completed' });
+
+    // The history: who, when, why, before and after.
+    const history = await call(
+      stack.url.jobs,
+      'GET',
+      `/api/dashboard/jobs/${jobId}/history`,
+      undefined,
+      admin,
+    );
+    expect(history.status).toBe(200);
+    expect(history.body).toMatchObject({
+      jobId,
+      jobNumber,
+      version: 1,
+      edits: [
+        {
+          version: 1,
+          reason: 'Battery supplied: Century 55D23L',
+          changes: [{ field: 'customerValue', before: '0.00', after: '189.50' }],
+        },
+      ],
+    });
+    expect(history.body.edits[0].editedBy.username).toMatch(/^admin-/);
+
+    // Billing: the projection takes the price; the generated invoice totals it, GST = 189.50 ÷ 11 = 17.23.
+    await waitFor(
+      () =>
+        one(
+          'billing',
+          `SELECT 1 FROM billing.job_snapshots WHERE job_id = $1 AND customer_value = 189.50 AND edit_version = 1`,
+          [jobId],
+        ),
+      { message: 'billing applies JobUpdated', timeoutMs: 20_000 },
+    );
+    const generated = await call(
+      stack.url.billing,
+      'POST',
+      `/api/dashboard/customer-invoices/generate/${jobId}`,
+      undefined,
+      admin,
+    );
+    expect(generated.status).toBe(201);
+    expect(generated.body.customerInvoice).toMatchObject({ totalAmount: '189.50', gstAmount: '17.23' });
+
+    // Reporting: the job's revenue moves by its ex-GST value (189.50 − 17.23 = 172.27); a rebuild agrees.
+    await waitFor(
+      async () => cents((await pl()).revenue.jobRevenue) - cents(before.revenue.jobRevenue) === 17227,
+      {
+        message: 'reporting revenue reflects the edit',
+        timeoutMs: 20_000,
+      },
+    );
+    const live = await pl();
+    const db = reportingDb(stack.dbUrl.reporting, 2);
+    try {
+      await rebuildProjections(db);
+    } finally {
+      await db.$disconnect();
+    }
+    expect(await pl()).toEqual(live);
+
+    // The invoice now exists: the price is the invoice's business (change it there, or cancel and regenerate).
+    const locked = await edit(jobId, { customerValue: '200.00', reason: 'Try again', version: 1 });
+    expect(locked.status).toBe(409);
+    expect(locked.body.message).toBe(
+      `Job ${jobNumber} has invoice ${generated.body.customerInvoice.invoiceNumber}, so its price cannot change here. Change the amount on the invoice, or cancel the invoice, change the price and generate the invoice again.`,
+    );
+    // Other details may still be corrected.
+    const notes = await edit(jobId, {
+      notes: 'Old battery taken for recycling',
+      reason: 'Record',
+      version: 1,
+    });
+    expect(notes.status).toBe(200);
+    expect(notes.body.notes).toBe('Old battery taken for recycling');
+  });
+
+  it('is admin only: a technician gets 403 for their own job and 404 for anyone else’s', async () => {
+    const techId = randomUUID();
+    await stack.publish(UserCreated, {
+      userId: techId,
+      username: `tech-${techId.slice(0, 6)}`,
+      email: `tech-${techId.slice(0, 6)}@example.com`,
+      role: 'technician',
+      isActive: true,
+      createdAt: new Date().toISOString(),
+    });
+    await waitFor(() => one('jobs', 'SELECT 1 FROM jobs.staff_directory WHERE user_id = $1', [techId]), {
+      message: 'technician in the directory',
+      timeoutMs: 20_000,
+    });
+    const mine = await bookJob();
+    const other = await bookJob();
+    const assigned = await call(
+      stack.url.jobs,
+      'PATCH',
+      `/api/dashboard/jobs/${mine.jobId}/assign`,
+      { technicianId: techId },
+      admin,
+    );
+    expect(assigned.status).toBe(200);
+    const tech = stack.identity('technician', techId);
+    const body = { customerValue: '99.00', reason: 'I quoted it', version: 0 };
+    const own = await edit(mine.jobId, body, tech);
+    expect(own).toMatchObject({ status: 403, body: { message: 'Only an admin can do that' } });
+    expect((await edit(other.jobId, body, tech)).status).toBe(404);
+    // A technician may read the history of their own job.
+    const history = await call(
+      stack.url.jobs,
+      'GET',
+      `/api/dashboard/jobs/${mine.jobId}/history`,
+      undefined,
+      tech,
+    );
+    expect(history).toMatchObject({ status: 200, body: { version: 0, edits: [] } });
+    expect(
+      await one('jobs', 'SELECT customer_value::text AS v FROM jobs.jobs WHERE id = $1', [mine.jobId]),
+    ).toEqual({
+      v: '0.00',
+    });
+  });
+
+  it('refuses invalid input with 400 and an unknown job with 404, changing nothing', async () => {
+    const { jobId } = await bookJob();
+    const price = 'Price must be an amount of 0 or more with at most 2 decimal places, e.g. "189.50"';
+    for (const customerValue of ['-5', '12.345', 'abc', 189.5])
+      expect(await edit(jobId, { customerValue, reason: 'x', version: 0 })).toMatchObject({
+        status: 400,
+        body: { message: price },
+      });
+    expect((await edit(jobId, { customerValue: '10', version: 0 })).body.message).toBe(
+      'Please give a reason for the change',
+    );
+    expect((await edit(jobId, { reason: 'x', version: 0 })).body.message).toBe('Change at least one field');
+    expect((await edit(jobId, { customerValue: '0.00', reason: 'x', version: 0 })).body.message).toBe(
+      'Nothing changed: the job already has these values',
+    );
+    expect((await edit(randomUUID(), { customerValue: '1', reason: 'x', version: 0 })).status).toBe(404);
+    const history = await call(
+      stack.url.jobs,
+      'GET',
+      `/api/dashboard/jobs/${jobId}/history`,
+      undefined,
+      admin,
+    );
+    expect(history.body).toMatchObject({ version: 0, edits: [] });
+  });
+
+  it('never loses an update: of two edits made against the same version, one wins and the other is 409', async () => {
+    const { jobId, jobNumber } = await bookJob();
+    const [a, b] = await Promise.all([
+      edit(jobId, { customerValue: '150.00', reason: 'Quote A', version: 0 }),
+      edit(jobId, { customerValue: '175.00', reason: 'Quote B', version: 0 }),
+    ]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const lost = a.status === 409 ? a : b;
+    const won = a.status === 200 ? a : b;
+    expect(lost.body).toMatchObject({
+      code: 'edit_conflict',
+      message: `Job ${jobNumber} was changed by someone else since you opened it. Reload it and try again.`,
+    });
+    const history = await call(
+      stack.url.jobs,
+      'GET',
+      `/api/dashboard/jobs/${jobId}/history`,
+      undefined,
+      admin,
+    );
+    expect(history.body.version).toBe(1);
+    expect(history.body.edits).toHaveLength(1);
+    expect(history.body.edits[0].changes[0].after).toBe(won.body.customerValue);
+    // The loser reloads (version 1) and edits again: both edits are in the history.
+    const again = await edit(jobId, { customerValue: '160.00', reason: 'Agreed in the middle', version: 1 });
+    expect(again.status).toBe(200);
+    const after = await call(stack.url.jobs, 'GET', `/api/dashboard/jobs/${jobId}/history`, undefined, admin);
+    expect(after.body.edits.map((e: { version: number }) => e.version)).toEqual([2, 1]);
+    // Billing keeps the newest version.
+    await waitFor(
+      () =>
+        one(
+          'billing',
+          `SELECT 1 FROM billing.job_snapshots WHERE job_id = $1 AND customer_value = 160.00 AND edit_version = 2`,
+          [jobId],
+        ),
+      { message: 'billing has version 2', timeoutMs: 20_000 },
+    );
+  });
+
+  it("last writer wins per field between a customer's correction and a staff edit", async () => {
+    const { jobId, jobNumber } = await bookJob();
+    const beforeEdit = new Date(Date.now() - 60_000).toISOString();
+    const res = await edit(jobId, {
+      notes: 'Staff: call on arrival',
+      address: '9 Murray Street',
+      reason: 'Customer rang the office',
+      version: 0,
+    });
+    expect(res.status).toBe(200);
+    // A customer's correction made before the staff edit, delivered after it: notes stay the staff's.
+    await stack.publish(BookingUpdated, {
+      jobId,
+      jobNumber,
+      notes: 'Customer: old note',
+      phone: '0400 999 888',
+      updatedBy: 'customer',
+      updatedAt: beforeEdit,
+    });
+    await waitFor(
+      () => one('jobs', `SELECT 1 FROM jobs.jobs WHERE id = $1 AND customer_phone = '0400 999 888'`, [jobId]),
+      {
+        message: 'the phone correction applied',
+        timeoutMs: 20_000,
+      },
+    );
+    expect(await one('jobs', 'SELECT notes, address FROM jobs.jobs WHERE id = $1', [jobId])).toEqual({
+      notes: 'Staff: call on arrival',
+      address: '9 Murray Street',
+    });
+    // A correction made after the staff edit wins.
+    await stack.publish(BookingUpdated, {
+      jobId,
+      jobNumber,
+      notes: 'Customer: gate code 4321',
+      updatedBy: 'customer',
+      updatedAt: new Date(Date.now() + 1000).toISOString(),
+    });
+    await waitFor(
+      () =>
+        one('jobs', `SELECT 1 FROM jobs.jobs WHERE id = $1 AND notes = 'Customer: gate code 4321'`, [jobId]),
+      { message: 'the newer correction applied', timeoutMs: 20_000 },
+    );
+  });
+
+  it("an erased customer's edits lose the personal values and the reason; a later edit stores the erased values", async () => {
+    const { jobId } = await bookJob();
+    const first = await edit(jobId, {
+      address: '12 Private Lane',
+      notes: 'Ring Zelda on arrival',
+      customerValue: '95.00',
+      reason: 'Zelda rang about her battery',
+      version: 0,
+    });
+    expect(first.status).toBe(200);
+    await stack.publish(CustomerErased, {
+      customerId: randomUUID(),
+      erasedAt: new Date().toISOString(),
+      erasedByUserId: randomUUID(),
+      jobIds: [jobId],
+      bookingIds: [randomUUID()],
+    });
+    await waitFor(() => one('jobs', 'SELECT 1 FROM jobs.erased_jobs WHERE job_id = $1', [jobId]), {
+      message: 'jobs erased the job',
+      timeoutMs: 20_000,
+    });
+    const history = await call(
+      stack.url.jobs,
+      'GET',
+      `/api/dashboard/jobs/${jobId}/history`,
+      undefined,
+      admin,
+    );
+    expect(history.body.edits[0]).toMatchObject({
+      reason: 'Erased',
+      changes: [
+        { field: 'customerValue', before: '0.00', after: '95.00' },
+        { field: 'address', before: null, after: null, erased: true },
+        { field: 'notes', before: null, after: null, erased: true },
+      ],
+    });
+    expect(JSON.stringify(history.body)).not.toMatch(/Zelda|Private Lane/);
+    // An edit of the erased job goes through the erasure triggers: the personal values stay erased.
+    const later = await edit(jobId, { address: '99 New Road', reason: 'Moved', version: 1 });
+    expect(later.status).toBe(200);
+    expect(later.body.address).toBe('Erased');
+  });
+});
