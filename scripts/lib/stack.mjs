@@ -168,6 +168,14 @@ export function run(cmd, args, opts = {}) {
 }
 
 const COLORS = [36, 33, 35, 32, 34, 31];
+/** Lines of a quiet service's output kept for a start-up failure report. */
+const RECENT_LINES = 40;
+
+function reportRecent(p) {
+  if (!p.recent?.length) return;
+  console.error(`last ${p.recent.length} lines of ${p.name}'s output:`);
+  for (const line of p.recent) console.error(p.tag + line);
+}
 
 /**
  * A service's environment: DATABASE_URL is its own role's (<SERVICE>_DATABASE_URL, made by stackEnv), and neither
@@ -201,17 +209,23 @@ export function startServices(env, { quiet = false, only } = {}) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tag = `\x1b[${COLORS[i % COLORS.length]}m${svc.name.padEnd(9)}\x1b[0m│ `;
+    // A quiet service's last lines are kept so a failed start-up can say why (waitForHealthy prints them).
+    const recent = [];
     for (const stream of [child.stdout, child.stderr]) {
       let buffer = '';
       stream.on('data', (chunk) => {
         buffer += chunk;
         const lines = buffer.split('\n');
         buffer = lines.pop();
-        if (quiet) return;
+        if (quiet) {
+          recent.push(...lines);
+          recent.splice(0, Math.max(0, recent.length - RECENT_LINES));
+          return;
+        }
         for (const line of lines) process.stdout.write(tag + line + '\n');
       });
     }
-    return { ...svc, port, child };
+    return { ...svc, port, child, recent, tag };
   });
 }
 
@@ -219,7 +233,10 @@ export async function waitForHealthy(procs, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (const p of procs) {
     for (;;) {
-      if (p.child.exitCode !== null) throw new Error(`${p.name} exited with code ${p.child.exitCode} during start-up`);
+      if (p.child.exitCode !== null) {
+        reportRecent(p);
+        throw new Error(`${p.name} exited with code ${p.child.exitCode} during start-up`);
+      }
       try {
         // Start-up waits for every check, dependencies included (broker connected, queues bound), so nothing
         // published right after start is missed; in production readiness ignores dependencies (issue 15).
@@ -228,7 +245,10 @@ export async function waitForHealthy(procs, timeoutMs = 60_000) {
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`${p.name} did not become ready on port ${p.port}`);
+      if (Date.now() > deadline) {
+        reportRecent(p);
+        throw new Error(`${p.name} did not become ready on port ${p.port}`);
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   }
