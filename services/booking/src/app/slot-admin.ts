@@ -24,7 +24,7 @@ export interface AdminSlot {
   booking: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' } | null;
   /** Every job holding the slot (issue 19: a slot holds up to `capacity` jobs). */
   bookings: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' }[];
-  /** Jobs the slot holds that day: technicians rostered minus leave, 1 with no roster. */
+  /** Jobs the slot holds that day: technicians rostered minus leave (0 with nobody rostered), 1 with no technician at all. */
   capacity: number;
 }
 

@@ -4,7 +4,7 @@ import type { SlotRows } from './slots';
 const rows = (tag: string): SlotRows => ({
   blocks: [{ slot: '8-10 AM', reason: tag }],
   reservations: [],
-  day: { rostered: 0, onLeave: 0, holidayOpened: false, calendarBlocks: [] },
+  day: { activeTechnicians: 0, rostered: 0, onLeave: 0, holidayOpened: false, calendarBlocks: [] },
 });
 
 function setup(maxEntries?: number) {

@@ -1,6 +1,6 @@
 /**
  * Slot reservations, blocks and capacity (issue 19). A slot holds as many live reservations as its capacity (the
- * technicians rostered that day minus leave; one with no roster). The guarantee is the per-(date, slot) advisory
+ * technicians rostered that day minus leave; one with no active technician at all). The guarantee is the per-(date, slot) advisory
  * lock below, which every writer of a slot takes before anything else: under it, slotState counts the slot's live
  * reservations in a fresh statement (READ COMMITTED: it sees every commit made before the lock was granted) and the
  * writer inserts or moves its row only when the count is under the capacity, all before the lock is released at
@@ -50,6 +50,7 @@ interface SlotRow {
   n1: number | null;
   n2: number | null;
   n3: number | null;
+  n4: number | null;
 }
 
 export interface SlotRows {
@@ -71,6 +72,8 @@ const onLeaveSql = (dow: string) => `(SELECT count(*)::int FROM booking.roster_t
                       AND EXISTS (SELECT 1 FROM booking.technician_leave l
                                    WHERE l.user_id = rt.user_id AND l.deleted_at IS NULL
                                      AND l.start_date <= $1::date AND l.end_date >= $1::date))`;
+/** Active technicians on the roster, whatever their weekdays (none at all: one job per slot). */
+const ACTIVE_TECHNICIANS = `(SELECT count(*)::int FROM booking.roster_technicians rt WHERE rt.is_active)`;
 const HOLIDAY_OPENED = `(SELECT count(*)::int FROM booking.holiday_openings h WHERE h.date = $1::date)`;
 /** Calendar blocks in force on $1 (ISO weekday `dow`): a day, a range, a recurring slot. */
 const calendarBlocksOn = (dow: string) => `booking.calendar_blocks c
@@ -79,18 +82,19 @@ const calendarBlocksOn = (dow: string) => `booking.calendar_blocks c
 
 const READ_SLOTS = `SELECT 'r' AS t, r.time_slot AS slot, r.job_id::text AS job_id, b.job_number, r.kind::text AS kind,
             (extract(epoch FROM r.expires_at) * 1000)::bigint AS expires_ms, NULL AS reason,
-            NULL::int AS n1, NULL::int AS n2, NULL::int AS n3
+            NULL::int AS n1, NULL::int AS n2, NULL::int AS n3, NULL::int AS n4
        FROM booking.slot_reservations r JOIN booking.bookings b ON b.id = r.booking_id
       WHERE r.date = $1::date AND r.released_at IS NULL
      UNION ALL
-     SELECT 'b', t.slot, NULL, NULL, NULL, NULL, t.blocked_reason, NULL, NULL, NULL
+     SELECT 'b', t.slot, NULL, NULL, NULL, NULL, t.blocked_reason, NULL, NULL, NULL, NULL
        FROM booking.time_slots t
       WHERE t.date = $1::date AND NOT t.is_available
      UNION ALL
-     SELECT 'c', c.time_slot, NULL, NULL, NULL, NULL, c.reason, NULL, NULL, NULL
+     SELECT 'c', c.time_slot, NULL, NULL, NULL, NULL, c.reason, NULL, NULL, NULL, NULL
        FROM ${calendarBlocksOn('$2')}
      UNION ALL
-     SELECT 'k', NULL, NULL, NULL, NULL, NULL, NULL, ${rosteredSql('$2')}, ${onLeaveSql('$2')}, ${HOLIDAY_OPENED}`;
+     SELECT 'k', NULL, NULL, NULL, NULL, NULL, NULL, ${rosteredSql('$2')}, ${onLeaveSql('$2')}, ${HOLIDAY_OPENED},
+            ${ACTIVE_TECHNICIANS}`;
 
 /**
  * Blocks and unreleased reservations of a date, in one round trip: with `prepared` (the public slot lists, the
@@ -98,11 +102,17 @@ const READ_SLOTS = `SELECT 'r' AS t, r.time_slot AS slot, r.job_id::text AS job_
  */
 export async function readSlots(db: Sql, date: string, prepared?: Prepared): Promise<SlotRows> {
   const rows = prepared
-    ? await prepared<SlotRow>('booking_read_slots_v2', READ_SLOTS, [date, isoWeekday(date)])
+    ? await prepared<SlotRow>('booking_read_slots_v3', READ_SLOTS, [date, isoWeekday(date)])
     : await db.$queryRawUnsafe<SlotRow[]>(READ_SLOTS, date, isoWeekday(date));
   const blocks: SlotBlock[] = [];
   const reservations: LiveReservation[] = [];
-  const day: DayFacts = { rostered: 0, onLeave: 0, holidayOpened: false, calendarBlocks: [] };
+  const day: DayFacts = {
+    activeTechnicians: 0,
+    rostered: 0,
+    onLeave: 0,
+    holidayOpened: false,
+    calendarBlocks: [],
+  };
   for (const row of rows) {
     if (row.t === 'b') blocks.push({ slot: row.slot ?? '', reason: row.reason });
     else if (row.t === 'c') day.calendarBlocks.push({ slot: row.slot, reason: row.reason });
@@ -110,6 +120,7 @@ export async function readSlots(db: Sql, date: string, prepared?: Prepared): Pro
       day.rostered = Number(row.n1 ?? 0);
       day.onLeave = Number(row.n2 ?? 0);
       day.holidayOpened = Number(row.n3 ?? 0) > 0;
+      day.activeTechnicians = Number(row.n4 ?? 0);
     } else
       reservations.push({
         slot: row.slot ?? '',
@@ -189,6 +200,7 @@ export interface SlotState {
   /** The jobs holding the slot (bookings and unexpired holds), other than the one asking. */
   holders: string[];
   /** The day's roster counts and whether an admin opened it (when it is a public holiday). */
+  activeTechnicians: number;
   rostered: number;
   onLeave: number;
   holidayOpened: boolean;
@@ -213,6 +225,7 @@ export async function slotState(
       blocked: boolean;
       calendar_block: string | null;
       holders: string[] | string;
+      active_technicians: number;
       rostered: number;
       on_leave: number;
       holiday_opened: number;
@@ -240,6 +253,7 @@ export async function slotState(
               WHERE date = $1::date AND time_slot = $2 AND released_at IS NULL
                 AND (kind = 'booking' OR expires_at > $3::timestamptz)
                 AND ($4::uuid IS NULL OR job_id <> $4::uuid)) AS holders,
+            ${ACTIVE_TECHNICIANS} AS active_technicians,
             ${rosteredSql('$5')} AS rostered,
             ${onLeaveSql('$5')} AS on_leave,
             ${HOLIDAY_OPENED} AS holiday_opened,
@@ -255,6 +269,7 @@ export async function slotState(
     blocked: row!.blocked,
     calendarBlock: row!.calendar_block,
     holders: json(row!.holders),
+    activeTechnicians: Number(row!.active_technicians),
     rostered: Number(row!.rostered),
     onLeave: Number(row!.on_leave),
     holidayOpened: Number(row!.holiday_opened) > 0,

@@ -1,13 +1,27 @@
-import { closedHoliday, hasRoom, isoWeekday, normaliseWeekdays, slotCapacity } from './capacity';
+import {
+  closedHoliday,
+  hasRoom,
+  isoWeekday,
+  noTechnicianReason,
+  normaliseWeekdays,
+  slotCapacity,
+} from './capacity';
 
 describe('capacity per slot (issue 19)', () => {
   it('is the technicians rostered that day minus those on leave', () => {
-    expect(slotCapacity({ rostered: 3, onLeave: 0 })).toBe(3);
-    expect(slotCapacity({ rostered: 3, onLeave: 1 })).toBe(2);
-    expect(slotCapacity({ rostered: 2, onLeave: 2 })).toBe(0);
+    expect(slotCapacity({ activeTechnicians: 3, rostered: 3, onLeave: 0 })).toBe(3);
+    expect(slotCapacity({ activeTechnicians: 4, rostered: 3, onLeave: 1 })).toBe(2);
+    expect(slotCapacity({ activeTechnicians: 2, rostered: 2, onLeave: 2 })).toBe(0);
   });
-  it('is one job when nobody is rostered (a one-person business)', () => {
-    expect(slotCapacity({ rostered: 0, onLeave: 0 })).toBe(1);
+  it('is one job only when the business has no active technician at all (a one-person business)', () => {
+    expect(slotCapacity({ activeTechnicians: 0, rostered: 0, onLeave: 0 })).toBe(1);
+  });
+  it('is 0 on a weekday nobody is rostered on while the business has technicians', () => {
+    expect(slotCapacity({ activeTechnicians: 2, rostered: 0, onLeave: 0 })).toBe(0);
+    expect(noTechnicianReason({ activeTechnicians: 2, rostered: 0, onLeave: 0 })).toBe('No technician rostered');
+    expect(noTechnicianReason({ activeTechnicians: 2, rostered: 2, onLeave: 2 })).toBe(
+      'No technician available (leave)',
+    );
   });
   it('a slot is bookable while its live jobs and holds are fewer than its capacity', () => {
     expect(hasRoom(1, 2)).toBe(true);

@@ -1,18 +1,24 @@
 /**
  * Capacity per slot (issue 19): a slot holds as many jobs as technicians are rostered that day, minus those on
- * leave. With no technician rostered that day (a one-person business that never set up technicians) a slot holds
- * one job, as before rosters existed. Pure.
+ * leave. A weekday nobody is rostered on has capacity 0 as soon as the business has any active technician (its
+ * slots are not offered: "No technician rostered"). Only a business with no active technician at all (a one-person
+ * business that never set up technician accounts) keeps one job per slot, as before rosters existed. Pure.
  */
 import { dayOfWeek, isWaPublicHoliday, TIME_SLOTS, waPublicHoliday } from '@tyres/kernel';
 
 /** The day's roster as counted by the database (active technicians working that weekday, and those on leave). */
 export interface DayRoster {
+  /** Active technicians on the roster, whatever their weekdays. */
+  activeTechnicians: number;
+  /** Active technicians working the date's weekday. */
   rostered: number;
+  /** Of those, the ones on leave that date. */
   onLeave: number;
 }
 
-export function slotCapacity({ rostered, onLeave }: DayRoster): number {
-  if (rostered <= 0) return 1;
+export function slotCapacity({ activeTechnicians, rostered, onLeave }: DayRoster): number {
+  // (rostered counts active technicians too: never fewer active than rostered.)
+  if (Math.max(activeTechnicians, rostered) <= 0) return 1;
   return Math.max(rostered - onLeave, 0);
 }
 
@@ -40,6 +46,11 @@ export function normaliseWeekdays(value: unknown): number[] | undefined {
 }
 
 export const NO_TECHNICIAN_REASON = 'No technician available (leave)';
+export const NOBODY_ROSTERED_REASON = 'No technician rostered';
+
+/** Why a day of capacity 0 offers no slot: nobody works that weekday, or everyone who does is on leave. */
+export const noTechnicianReason = ({ rostered }: DayRoster): string =>
+  rostered <= 0 ? NOBODY_ROSTERED_REASON : NO_TECHNICIAN_REASON;
 export const holidayReason = (name: string) => `Public holiday (${name})`;
 
 /** The closed WA public holiday on `date`, if it is one and no admin opened it. */

@@ -125,22 +125,35 @@ describe('slotStates', () => {
       kind: 'booking',
       expiresAt: null,
     });
-    const day = { ...NO_CALENDAR, rostered: 3, onLeave: 1 };
+    const day = { ...NO_CALENDAR, activeTechnicians: 3, rostered: 3, onLeave: 1 };
     const one = slotStates('2030-06-04', at('07:00'), [], [job(1)], undefined, day);
     expect(one[0]).toMatchObject({ isAvailable: true, capacity: 2 });
     const two = slotStates('2030-06-04', at('07:00'), [], [job(1), job(2)], undefined, day);
     expect(two[0]).toMatchObject({ isAvailable: false, state: 'booked', blockedReason: null });
     expect(two[0]!.reservations).toHaveLength(2);
     expect(two[1]!.isAvailable).toBe(true);
-    // No roster: one job per slot, as before.
+    // No active technician at all: one job per slot, as before.
+    expect(slotStates('2030-06-04', at('07:00'), [], [])[0]!.isAvailable).toBe(true);
     expect(slotStates('2030-06-04', at('07:00'), [], [job(1)])[0]!.isAvailable).toBe(false);
     // Everyone on leave: closed with the reason.
     const none = slotStates('2030-06-04', at('07:00'), [], [], undefined, {
       ...NO_CALENDAR,
+      activeTechnicians: 2,
       rostered: 2,
       onLeave: 2,
     });
-    expect(none[0]).toMatchObject({ isAvailable: false, state: 'no-technician' });
+    expect(none[0]).toMatchObject({
+      isAvailable: false,
+      state: 'no-technician',
+      blockedReason: 'No technician available (leave)',
+    });
+    // Technicians exist but nobody works this weekday: capacity 0, not offered.
+    const nobody = slotStates('2030-06-04', at('07:00'), [], [], undefined, {
+      ...NO_CALENDAR,
+      activeTechnicians: 2,
+    });
+    expect(nobody.every((s) => !s.isAvailable && s.capacity === 0)).toBe(true);
+    expect(nobody[0]).toMatchObject({ state: 'no-technician', blockedReason: 'No technician rostered' });
   });
 
   it('calendar blocks: a whole-day block closes every slot, a slot block one (reason shown)', () => {

@@ -10,7 +10,7 @@ import {
   TIME_SLOTS,
   type TimeSlot,
 } from '@tyres/kernel';
-import { closedHoliday, hasRoom, NO_TECHNICIAN_REASON, slotCapacity, type DayRoster } from './capacity';
+import { closedHoliday, hasRoom, noTechnicianReason, slotCapacity, type DayRoster } from './capacity';
 import { horizonSlotReason, isBeyondHorizon, type BookingHorizon } from './horizon';
 import { MSG } from './messages';
 
@@ -54,7 +54,13 @@ export interface CalendarBlockOn {
 }
 
 /** Before any roster or calendar: one job per slot, nothing closed. */
-export const NO_CALENDAR: DayFacts = { rostered: 0, onLeave: 0, holidayOpened: false, calendarBlocks: [] };
+export const NO_CALENDAR: DayFacts = {
+  activeTechnicians: 0,
+  rostered: 0,
+  onLeave: 0,
+  holidayOpened: false,
+  calendarBlocks: [],
+};
 
 export interface SlotState {
   slot: TimeSlot;
@@ -67,7 +73,7 @@ export interface SlotState {
   reservation: LiveReservation | null;
   /** Every live reservation of the slot. */
   reservations: LiveReservation[];
-  /** Jobs the slot holds that day (technicians rostered minus leave; 1 with no roster). */
+  /** Jobs the slot holds that day (technicians rostered minus leave; 1 with no active technician at all). */
   capacity: number;
 }
 
@@ -75,7 +81,7 @@ export interface SlotState {
  * Availability of the four slots of a date. Precedence of the reason shown: weekend, time passed, past the booking
  * horizon (when one is given: the customer's and staff form's lists; the admin's slot management plans blocks
  * further ahead), a WA public holiday not opened, a calendar block (its reason), a slot block (its reason), no
- * technician (all on leave), full (live jobs and holds = capacity; no reason: the site shows "Unavailable").
+ * technician (nobody rostered that weekday, or all on leave), full (live jobs and holds = capacity; no reason: the site shows "Unavailable").
  */
 export function slotStates(
   date: string,
@@ -117,7 +123,7 @@ export function slotStates(
       blockedReason = block.reason?.trim() || 'Unavailable';
     } else if (capacity === 0) {
       state = 'no-technician';
-      blockedReason = NO_TECHNICIAN_REASON;
+      blockedReason = noTechnicianReason(day);
     } else if (!hasRoom(held.length, capacity)) {
       state = 'booked';
     }

@@ -61,7 +61,8 @@ const DayCapacitySchema = z
     capacity: z
       .number()
       .int()
-      .meta({ description: 'Jobs per slot: rostered minus leave, 1 with nobody rostered.' }),
+      .meta({ description:
+          'Jobs per slot: rostered minus leave; 0 on a weekday nobody is rostered on; 1 only when the business has no active technician at all.' }),
     holiday: z.object({ name: z.string(), opened: z.boolean() }).nullable(),
     slots: z.array(
       z.object({

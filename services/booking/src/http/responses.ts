@@ -96,7 +96,7 @@ export const AdminSlotSchema = z
       ])
       .meta({
         description:
-          'holiday: a WA public holiday not opened by an admin; no-technician: every rostered technician on leave; booked/held: the slot is full (jobs = capacity).',
+          'holiday: a WA public holiday not opened by an admin; no-technician: nobody rostered that weekday ("No technician rostered") or every rostered technician on leave ("No technician available (leave)"); booked/held: the slot is full (jobs = capacity).',
       }),
     booking: z
       .object({ jobId: z.string(), jobNumber: z.string(), kind: z.enum(['hold', 'booking']) })
@@ -109,7 +109,8 @@ export const AdminSlotSchema = z
       .number()
       .int()
       .meta({
-        description: 'Jobs the slot holds that day: technicians rostered minus leave (1 with no roster).',
+        description:
+          'Jobs the slot holds that day: technicians rostered minus leave (0 with nobody rostered that weekday; 1 only when the business has no active technician at all).',
       }),
   })
   .meta({ id: 'AdminSlot' });
