@@ -18,11 +18,12 @@ const calendarKeys = {
   holidays: [...ROOT, 'holidays'] as const,
 };
 
-export const useRoster = () =>
-  useQuery({
-    queryKey: calendarKeys.roster,
-    queryFn: () => bookingApi.get('/api/dashboard/calendar/roster'),
-  });
+/** The roster's query (also read imperatively: a schedule move checks leave and rostered days). */
+export const rosterQuery = {
+  queryKey: calendarKeys.roster,
+  queryFn: () => bookingApi.get('/api/dashboard/calendar/roster'),
+};
+export const useRoster = () => useQuery(rosterQuery);
 export const useCalendarBlocks = () =>
   useQuery({
     queryKey: calendarKeys.blocks,

@@ -1,12 +1,12 @@
 import { useState, type DragEvent } from 'react';
-import { Button, Spin } from 'antd';
+import { App, Button, Spin } from 'antd';
 import { addDays, type TimeSlot } from '@tyres/kernel';
-import { useScheduleJobs, useMoveJob } from '../api/schedule';
+import { useMoveJob, useNotFreeCheck, useScheduleJobs } from '../api/schedule';
 import type { Job, Technician } from '../api/types';
 import { QueryError } from '../components/QueryError';
 import { useNotify } from '../hooks/useNotify';
 import { useUrlParam } from '../hooks/useUrlParam';
-import { perthToday } from '../lib/dates';
+import { usePerthToday } from '../hooks/usePerthToday';
 import { MoveDialog } from './MoveDialog';
 import { ScheduleCard } from './ScheduleCard';
 import {
@@ -53,7 +53,7 @@ export function CalendarView({
   /** A technician's own calendar: their lane only, to look at (moving jobs is the admin's). */
   own?: { id: string; name: string };
 }) {
-  const today = perthToday();
+  const today = usePerthToday();
   const [dateParam, setDateParam] = useUrlParam('date', '');
   const anchor = /^\d{4}-\d{2}-\d{2}$/.test(dateParam) ? dateParam : today;
   const dates = mode === 'week' ? weekDates(weekStart(anchor)) : [anchor];
@@ -62,6 +62,8 @@ export function CalendarView({
   const schedule = useScheduleJobs(from, to);
   const move = useMoveJob();
   const notify = useNotify();
+  const notFree = useNotFreeCheck();
+  const { modal } = App.useApp();
   const [dragging, setDragging] = useState<Job | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const [menuJob, setMenuJob] = useState<Job | null>(null);
@@ -98,6 +100,25 @@ export function CalendarView({
       .catch(() => undefined);
   };
 
+  /**
+   * A drop or Move…: when booking says the target technician is not free then (busy, not rostered, on leave, a
+   * closed holiday), a confirm names the reason first; moving anyway leaves the decision to the server.
+   */
+  const requestMove = async (job: Job, target: MoveTarget) => {
+    const change = moveChanges(job, target);
+    if (!change.reschedule && !change.assign) return;
+    const name = target.technicianId ? laneName(target.technicianId) : null;
+    const reason = await notFree(job, target, name, jobs);
+    if (!reason) return doMove(job, target);
+    modal.confirm({
+      title: `${name ?? 'The technician'} is not free then`,
+      content: `${reason} Move job ${job.jobNumber} to ${dayLabel(target.date)}, ${target.slot}, ${name ?? 'Unassigned'} anyway? The booking system still checks the move.`,
+      okText: 'Move anyway',
+      cancelText: 'Keep it where it is',
+      onOk: () => doMove(job, target),
+    });
+  };
+
   const onDrop = (zone: Zone, event: DragEvent<HTMLElement>) => {
     event.preventDefault();
     setOver(null);
@@ -105,7 +126,7 @@ export function CalendarView({
     const job = dragging ?? jobs.find((j) => j.id === id);
     setDragging(null);
     if (!job) return;
-    doMove(job, {
+    void requestMove(job, {
       date: zone.date,
       slot: zone.slot,
       technicianId: zone.lane === UNASSIGNED_LANE ? null : zone.lane,
@@ -234,7 +255,7 @@ export function CalendarView({
         onCancel={() => setMenuJob(null)}
         onMove={(job, target) => {
           setMenuJob(null);
-          doMove(job, target);
+          void requestMove(job, target);
         }}
       />
     </div>

@@ -5,7 +5,7 @@ import { QueryError } from '../components/QueryError';
 import { ScheduleStatusTag } from '../components/StatusTag';
 import { isErasedCustomer } from '../job-detail/EraseCustomerAction';
 import { StatusActions } from '../job-detail/StatusActions';
-import { perthToday } from '../lib/dates';
+import { usePerthToday } from '../hooks/usePerthToday';
 import { serviceLabel } from '../lib/format';
 import { scheduleStatusOf } from '../tabs/ScheduleTab';
 import { dayLabel, directionsUrl, scheduledJobs, telHref, visitOrder } from './model';
@@ -24,7 +24,8 @@ function tyreDetails(job: Job): string | null {
  * button (Start Work, Complete Work, ...). Only the technician's own jobs arrive (the server decides).
  */
 export function TodayView({ onOpenJob }: { onOpenJob: (job: Job) => void }) {
-  const today = perthToday();
+  // Rolls over at Perth midnight (the phone stays open overnight): the new day's jobs are fetched.
+  const today = usePerthToday();
   const schedule = useScheduleJobs(today, today);
   const jobs = visitOrder(scheduledJobs(schedule.data?.jobs ?? []));
 

@@ -108,6 +108,57 @@ export function moveChanges(job: Job, to: MoveTarget): { reschedule: boolean; as
 export interface SlotAvailability {
   suggestedTechnicianId: string | null;
   freeTechnicianIds: string[];
+  /** The date is a public holiday not opened for bookings (its name). */
+  closedFor?: string;
+}
+
+/** What a not-free check reads of the roster: the weekdays worked and the leave of each technician. */
+export interface RosterEntry {
+  userId: string;
+  /** ISO weekdays (1 = Monday ... 7 = Sunday). */
+  weekdays: number[];
+  leave: { startDate: string; endDate: string; reason: string }[];
+}
+
+/**
+ * Why `to.technicianId` is not free at `to` for `job`, in words for a confirm warning, or null when booking says
+ * they are free (or could not be asked: then the server alone decides). The most telling reason first: a closed
+ * holiday, leave, not rostered that weekday, another job shown in that slot; else booking's plain "not free".
+ */
+export function notFreeReason({
+  job,
+  to,
+  technicianName,
+  availability,
+  roster,
+  jobs,
+}: {
+  job: Pick<Job, 'id'>;
+  to: MoveTarget;
+  technicianName: string;
+  availability: SlotAvailability | undefined;
+  roster: readonly RosterEntry[] | undefined;
+  jobs: readonly Job[];
+}): string | null {
+  const techId = to.technicianId;
+  if (!techId || !availability || availability.freeTechnicianIds.includes(techId)) return null;
+  const when = `${dayLabel(to.date)}, ${to.slot}`;
+  if (availability.closedFor) return `${dayLabel(to.date)} is a public holiday (${availability.closedFor}).`;
+  const entry = roster?.find((r) => r.userId === techId);
+  const leave = entry?.leave.find((l) => l.startDate <= to.date && to.date <= l.endDate);
+  if (leave) return `${technicianName} is on leave on ${dayLabel(to.date)} (${leave.reason}).`;
+  const isoWeekday = dayOfWeek(to.date) === 0 ? 7 : dayOfWeek(to.date);
+  if (entry && !entry.weekdays.includes(isoWeekday))
+    return `${technicianName} is not rostered on ${WEEKDAY_NAMES[dayOfWeek(to.date)]}s.`;
+  const busy = scheduledJobs(jobs).find(
+    (j) =>
+      j.id !== job.id &&
+      j.assignedTechnicianId === techId &&
+      j.scheduledDate === to.date &&
+      j.timeSlot === to.slot,
+  );
+  if (busy) return `${technicianName} already has job ${busy.jobNumber} at ${when}.`;
+  return `${technicianName} is not free at ${when} (booked or not available).`;
 }
 
 /**
