@@ -1,5 +1,5 @@
 import { parseOr400 } from '@tyres/service-kit';
-import { INVALID_PRICE, jobEditBody, TYRE_QUANTITY } from './job-edit-schemas';
+import { INVALID_PRICE, jobEditBody, PRICE_TOO_LARGE, TYRE_QUANTITY } from './job-edit-schemas';
 
 const parse = (body: unknown) => jobEditBody(new Date('2026-11-25T02:00:00Z')).safeParse(body);
 const message = (body: unknown) => {
@@ -15,6 +15,14 @@ describe('jobEditBody', () => {
 
   it.each([['-1'], ['1.005'], ['abc'], ['1e3'], ['$10'], [''], [189.5]])('refuses the price %p', (v) => {
     expect(message({ customerValue: v, reason: 'x', version: 0 })).toBe(INVALID_PRICE);
+  });
+
+  it('bounds the price by the kernel money limit (the largest amount an invoice line holds), with its own message', () => {
+    expect(PRICE_TOO_LARGE).toBe('Price must be at most 99999999.99');
+    const r = parse({ customerValue: '99999999.99', reason: 'Fleet contract', version: 0 });
+    expect(r.success && r.data.customerValue).toBe('99999999.99');
+    for (const v of ['100000000', '100000000.00', '99999999999', '123456789012345678901234567890'])
+      expect(message({ customerValue: v, reason: 'x', version: 0 })).toBe(PRICE_TOO_LARGE);
   });
 
   it('accepts a price of 0', () => {

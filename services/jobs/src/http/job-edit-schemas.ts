@@ -5,6 +5,7 @@
 import {
   BOOKING_MESSAGES as MSG,
   formatMoney,
+  MAX_MONEY_CENTS,
   MAX_TYRE_QUANTITY,
   MIN_TYRE_QUANTITY,
   normalizeTyreSize,
@@ -19,19 +20,26 @@ import { z } from 'zod';
 import { NOTHING_TO_EDIT, REASON_REQUIRED } from '../domain/job-edits';
 
 export const INVALID_PRICE = 'Price must be an amount of 0 or more with at most 2 decimal places, e.g. "189.50"';
+/** The upper bound is the kernel's money limit (MAX_MONEY_CENTS), the one billing's invoice lines use too. */
+export const PRICE_TOO_LARGE = `Price must be at most ${formatMoney(MAX_MONEY_CENTS)}`;
 export const INVALID_VERSION = 'version must be the whole number the job history gave (0 for a job never edited)';
 export const REASON_TOO_LONG = 'Reason must be at most 500 characters';
 export const TYRE_QUANTITY = `Tyre quantity must be a whole number from ${MIN_TYRE_QUANTITY} to ${MAX_TYRE_QUANTITY}, or null`;
 
 /**
  * The price: a decimal string (exact, no floating point on the way), 0 or more, at most 2 places (the kernel's
- * money rule; more places are refused rather than rounded, so what is stored is what was typed).
+ * money rule; more places are refused rather than rounded, so what is stored is what was typed), at most the
+ * kernel's MAX_MONEY_CENTS (the largest amount a money column or an invoice line holds): more is 400 PRICE_TOO_LARGE.
  */
 const price = z
   .string({ error: INVALID_PRICE })
   .transform((v, ctx) => {
     const text = v.trim();
     const parsed = /^\d+(\.\d+)?$/.test(text) ? parseMoneyInput(text) : undefined;
+    if (parsed && (parsed.ok ? parsed.cents > MAX_MONEY_CENTS : parsed.reason === 'too-large')) {
+      ctx.addIssue({ code: 'custom', message: PRICE_TOO_LARGE });
+      return z.NEVER;
+    }
     if (!parsed?.ok || parsed.cents < 0n) {
       ctx.addIssue({ code: 'custom', message: INVALID_PRICE });
       return z.NEVER;
@@ -118,6 +126,7 @@ export const jobEditBody = (now: Date = new Date()) =>
 /** The messages a job edit's body can be refused with (OpenAPI). */
 export const JOB_EDIT_MESSAGES = [
   INVALID_PRICE,
+  PRICE_TOO_LARGE,
   REASON_REQUIRED,
   REASON_TOO_LONG,
   INVALID_VERSION,

@@ -181,7 +181,7 @@ export const jobsPaths: RoutePaths = {
       summary:
         'Edit a job after booking (admin): price, address, vehicle, notes, tyre details, with a reason',
       description:
-        'Only the fields sent change; `reason` is required and `version` is the edit version the form was opened at (GET …/history): another edit since then is 409, nothing is overwritten unseen. The price is a decimal string, 0 or more, at most 2 places. The price of a job with an invoice that is not cancelled, of a paid job or of a cancelled job cannot change (409): change the invoice, or cancel it and generate it again. Each edit is kept in the history and announced as JobUpdated (billing, reporting).',
+        'Only the fields sent change; `reason` is required and `version` is the edit version the form was opened at (GET …/history): another edit since then is 409, nothing is overwritten unseen. The price is a decimal string, 0 or more, at most 2 places, at most 99999999.99 (the money limit of invoice lines). The price of a job with an invoice that is not cancelled, of a paid job or of a cancelled job cannot change (409): change the invoice, or cancel it and generate it again. Each edit is kept in the history and announced as JobUpdated (billing, reporting).',
       security: [{ gatewayIdentity: [] }],
       requestParams: { path: jobPath },
       requestBody: jsonBody(jobEditBody()),
