@@ -1,12 +1,21 @@
 import '../testing/polyfills';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { addDays } from '@tyres/kernel';
+import { addDays, perthInstant } from '@tyres/kernel';
 import type { Job } from '../api/types';
 import { perthToday } from '../lib/dates';
 import { ScheduleTab } from '../tabs/ScheduleTab';
 import { job, renderWithApp, setViewport, stubFetch, TECH, technician } from '../testing/render';
-import { dayLabel, directionsUrl, placeJobs, telHref, visitOrder, weekDates, weekStart } from './model';
+import {
+  dayLabel,
+  directionsUrl,
+  notFreeReason,
+  placeJobs,
+  telHref,
+  visitOrder,
+  weekDates,
+  weekStart,
+} from './model';
 
 const T1 = '44444444-4444-4444-8444-444444444401';
 const T2 = '44444444-4444-4444-8444-444444444402';
@@ -47,6 +56,11 @@ const listCalls = (calls: { path: string; search: string }[]) =>
     .filter((c) => c.path === '/api/dashboard/jobs-with-details')
     .map((c) => Object.fromEntries(new URLSearchParams(c.search)))
     .filter((q) => q.pageSize !== '1');
+/** A confirm (antd modal.confirm) by its title: found by text, not by role (the calendar is a large tree). */
+const confirmBox = async (title: string) =>
+  (await screen.findByText(title, { selector: '.ant-modal-confirm-title' })).closest<HTMLElement>(
+    '.ant-modal',
+  )!;
 const zone = (lane: string, date: string, slot: string) =>
   screen.getByRole('group', { name: `${lane}, ${dayLabel(date)}, ${slot}` });
 
@@ -55,6 +69,7 @@ function jobsServer(
   initial: Job[],
   refuse?: { status: number; message: string; hold?: Promise<void> },
   booking: Record<string, unknown> = {},
+  refuseAssign?: { status: number; message: string },
 ) {
   let jobs = initial.map((j) => ({ ...j }));
   const calls = stubFetch({
@@ -74,6 +89,7 @@ function jobsServer(
       return jobs.find((j) => j.id === jobId);
     },
     'PATCH /api/dashboard/jobs/*': ({ url, body }: { url: URL; body: unknown }) => {
+      if (refuseAssign) return { status: refuseAssign.status, body: { message: refuseAssign.message } };
       const jobId = url.pathname.split('/')[4];
       const techId = (body as { technicianId: string | null }).technicianId;
       const tech = technicians.find((t) => t.id === techId);
@@ -126,6 +142,53 @@ describe('schedule model', () => {
     );
     expect(telHref('0412 345 678')).toBe('tel:0412345678');
     expect(telHref('')).toBeNull();
+  });
+});
+
+describe('not-free reasons (the confirm before a move)', () => {
+  const to = { date: '2026-12-05', slot: '2-4 PM' as const, technicianId: T1 }; // a Saturday
+  const base = {
+    job: { id: id(1) },
+    to,
+    technicianName: 'sam',
+    availability: { suggestedTechnicianId: T2, freeTechnicianIds: [T2] },
+    roster: [{ userId: T1, weekdays: [1, 2, 3, 4, 5, 6], leave: [] }],
+    jobs: [] as Job[],
+  };
+  test('free, or booking not asked: no warning', () => {
+    expect(
+      notFreeReason({ ...base, availability: { suggestedTechnicianId: T1, freeTechnicianIds: [T1] } }),
+    ).toBeNull();
+    expect(notFreeReason({ ...base, availability: undefined })).toBeNull();
+    expect(notFreeReason({ ...base, to: { ...to, technicianId: null } })).toBeNull();
+  });
+  test('holiday, leave, not rostered, busy, else plain not free', () => {
+    expect(
+      notFreeReason({ ...base, availability: { ...base.availability, closedFor: 'Christmas Day' } }),
+    ).toBe(`${dayLabel(to.date)} is a public holiday (Christmas Day).`);
+    expect(
+      notFreeReason({
+        ...base,
+        roster: [
+          {
+            ...base.roster[0]!,
+            leave: [{ startDate: '2026-12-01', endDate: '2026-12-10', reason: 'Annual leave' }],
+          },
+        ],
+      }),
+    ).toBe(`sam is on leave on ${dayLabel(to.date)} (Annual leave).`);
+    expect(notFreeReason({ ...base, roster: [{ ...base.roster[0]!, weekdays: [1, 2, 3, 4, 5] }] })).toBe(
+      'sam is not rostered on Saturdays.',
+    );
+    expect(
+      notFreeReason({
+        ...base,
+        jobs: [aJob(2, { scheduledDate: to.date, timeSlot: '2-4 PM', assignedTechnicianId: T1 })],
+      }),
+    ).toBe(`sam already has job JOB-00002 at ${dayLabel(to.date)}, 2-4 PM.`);
+    expect(notFreeReason(base)).toBe(
+      `sam is not free at ${dayLabel(to.date)}, 2-4 PM (booked or not available).`,
+    );
   });
 });
 
@@ -290,6 +353,146 @@ describe('admin week and day calendar', () => {
       expect(within(zone('sam', today, '2-4 PM')).getByText('JOB-00001')).toBeInTheDocument(),
     );
   });
+
+  test('half done (rescheduled, assignment refused): says exactly what happened and shows the truth after a refetch', async () => {
+    const message = 'sam is on leave that day';
+    const calls = jobsServer(
+      [aJob(1, { scheduledDate: wednesday, timeSlot: '8-10 AM' })],
+      undefined,
+      {},
+      {
+        status: 409,
+        message,
+      },
+    );
+    renderWithApp(<ScheduleTab />, { path: '/dashboard?tab=schedule&view=week' });
+    const card = await screen.findByRole('article', { name: 'Job JOB-00001' });
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(4));
+    const listsBefore = listCalls(calls).length;
+    fireEvent.dragStart(card);
+    fireEvent.dragOver(zone('sam', friday, '2-4 PM'));
+    fireEvent.drop(zone('sam', friday, '2-4 PM'));
+    expect(await screen.findByText('Job JOB-00001 Partly Moved')).toBeInTheDocument();
+    expect(
+      screen.getByText(`Moved to ${dayLabel(friday)}, 2-4 PM, but not assigned to sam: ${message}`),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Job JOB-00001 Not Moved')).not.toBeInTheDocument();
+    expect(screen.queryByText('Job Moved')).not.toBeInTheDocument();
+    // Refetched: the job is where the server has it (the new date and slot, still unassigned).
+    await waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(listsBefore));
+    await waitFor(() =>
+      expect(within(zone('Unassigned', friday, '2-4 PM')).getByText('JOB-00001')).toBeInTheDocument(),
+    );
+    expect(within(zone('sam', friday, '2-4 PM')).queryByText('JOB-00001')).not.toBeInTheDocument();
+    expect(within(zone('Unassigned', wednesday, '8-10 AM')).queryByText('JOB-00001')).not.toBeInTheDocument();
+  });
+
+  const capacityWith = (
+    date: string,
+    freeAt2to4: { userId: string; username: string; jobsThatDay: number }[],
+  ) => ({
+    date,
+    rostered: 2,
+    onLeave: 1,
+    capacity: 1,
+    holiday: null,
+    slots: ['8-10 AM', '10-12 AM', '12-2 PM', '2-4 PM'].map((slot) => ({
+      slot,
+      capacity: 1,
+      taken: 0,
+      freeTechnicians: slot === '2-4 PM' ? freeAt2to4 : [],
+    })),
+  });
+
+  test('dropping onto a technician who is not free asks first, naming the reason; Move anyway sends it', async () => {
+    const calls = jobsServer([aJob(1, { scheduledDate: wednesday, timeSlot: '8-10 AM' })], undefined, {
+      'GET /api/dashboard/calendar/capacity': capacityWith(friday, [
+        { userId: T2, username: 'alex', jobsThatDay: 0 },
+      ]),
+      'GET /api/dashboard/calendar/roster': [
+        {
+          userId: T1,
+          username: 'sam',
+          isActive: true,
+          weekdays: [1, 2, 3, 4, 5],
+          leave: [{ id: 'l1', userId: T1, startDate: friday, endDate: friday, reason: 'Dentist' }],
+        },
+        { userId: T2, username: 'alex', isActive: true, weekdays: [1, 2, 3, 4, 5], leave: [] },
+      ],
+    });
+    renderWithApp(<ScheduleTab />, { path: '/dashboard?tab=schedule&view=week' });
+    await screen.findByRole('article', { name: 'Job JOB-00001' });
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(4));
+    const writes = () => calls.filter((c) => c.method !== 'GET');
+    const drop = () => {
+      fireEvent.dragStart(screen.getByRole('article', { name: 'Job JOB-00001' }));
+      fireEvent.dragOver(zone('sam', friday, '2-4 PM'));
+      fireEvent.drop(zone('sam', friday, '2-4 PM'));
+    };
+    drop();
+    let confirm = await confirmBox('sam is not free then');
+    expect(confirm).toHaveTextContent(`sam is on leave on ${dayLabel(friday)} (Dentist).`);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Keep it where it is' }));
+    await waitFor(() =>
+      expect(
+        screen.queryByText('sam is not free then', { selector: '.ant-modal-confirm-title' }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(writes()).toHaveLength(0);
+    expect(within(zone('Unassigned', wednesday, '8-10 AM')).getByText('JOB-00001')).toBeInTheDocument();
+
+    drop();
+    confirm = await confirmBox('sam is not free then');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Move anyway' }));
+    await waitFor(() => expect(writes()).toHaveLength(2));
+    expect(writes().map((c) => c.method)).toEqual(['PUT', 'PATCH']);
+  });
+
+  test('Move… to a technician who already has a job then asks first; a free one does not', async () => {
+    const calls = jobsServer(
+      [
+        aJob(1, { scheduledDate: today, timeSlot: '8-10 AM' }),
+        aJob(2, { scheduledDate: today, timeSlot: '2-4 PM', assignedTechnicianId: T1 }),
+      ],
+      undefined,
+      {
+        'GET /api/dashboard/calendar/capacity': capacityWith(today, [
+          { userId: T2, username: 'alex', jobsThatDay: 0 },
+        ]),
+      },
+    );
+    renderWithApp(<ScheduleTab />, { path: '/dashboard?tab=schedule&view=day' });
+    await screen.findByRole('article', { name: 'Job JOB-00002' });
+    const moveTo = async (tech: string) => {
+      await userEvent.click(screen.getByRole('button', { name: 'Move job JOB-00001' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Move job JOB-00001' });
+      fireEvent.mouseDown(within(dialog).getByLabelText('Time slot'));
+      fireEvent.click(
+        (await screen.findAllByText('2-4 PM', { selector: '.ant-select-item-option-content' })).at(-1)!,
+      );
+      fireEvent.mouseDown(within(dialog).getByLabelText('Technician'));
+      fireEvent.click(
+        (
+          await screen.findAllByText(new RegExp(`^${tech} \\(`), {
+            selector: '.ant-select-item-option-content',
+          })
+        ).at(-1)!,
+      );
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Move' }));
+    };
+    await moveTo('sam');
+    const confirm = await confirmBox('sam is not free then');
+    expect(confirm).toHaveTextContent(`sam already has job JOB-00002 at ${dayLabel(today)}, 2-4 PM.`);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Keep it where it is' }));
+    expect(calls.filter((c) => c.method !== 'GET')).toHaveLength(0);
+
+    await moveTo('alex');
+    await waitFor(() => expect(calls.filter((c) => c.method !== 'GET')).toHaveLength(2));
+    expect(
+      screen.queryByText(/is not free then/, { selector: '.ant-modal-confirm-title' }),
+    ).not.toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ technicianId: T2 });
+  });
 });
 
 describe("booking's technician suggestion in the assign selectors", () => {
@@ -453,6 +656,32 @@ describe("technician's Today on a phone", () => {
     );
     expect(first).toHaveTextContent('4 × 205/55R16 · Michelin');
     expect(within(first).getByRole('button', { name: /Start Work/ })).toBeInTheDocument();
+  });
+
+  test('left open overnight, Today rolls over at Perth midnight and fetches the new day', async () => {
+    setViewport('phone');
+    const day = '2026-12-14';
+    const next = addDays(day, 1);
+    jest.useFakeTimers({ now: perthInstant(day, '23:59'), advanceTimers: true });
+    try {
+      const mine = { assignedTechnicianId: TECH.id, scheduleStatus: 'confirmed' as const };
+      const calls = jobsServer([
+        aJob(1, { ...mine, scheduledDate: day, timeSlot: '2-4 PM' }),
+        aJob(2, { ...mine, scheduledDate: next, timeSlot: '8-10 AM' }),
+      ]);
+      renderWithApp(<ScheduleTab />, { user: TECH, path: '/dashboard?tab=schedule' });
+      expect(await screen.findByRole('heading', { name: `Today, ${dayLabel(day)}` })).toBeInTheDocument();
+      expect(await screen.findByText(/JOB-00001/)).toBeInTheDocument();
+      await act(async () => {
+        jest.advanceTimersByTime(2 * 60_000);
+      });
+      expect(await screen.findByRole('heading', { name: `Today, ${dayLabel(next)}` })).toBeInTheDocument();
+      expect(await screen.findByText(/JOB-00002/)).toBeInTheDocument();
+      expect(screen.queryByText(/JOB-00001/)).not.toBeInTheDocument();
+      expect(listCalls(calls).map((q) => q.scheduledFrom)).toEqual([day, next]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   test("a technician's Week: their own lane, to look at (no drag, no Move…)", async () => {
