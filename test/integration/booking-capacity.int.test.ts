@@ -392,3 +392,116 @@ describe('the business calendar (issue 19)', () => {
     expect(tech.status).toBe(403);
   });
 });
+
+describe('blocks keep the jobs already there and list them (issue 19 audit)', () => {
+  type Kept = { jobId: string; jobNumber: string; date: string; slot: string; kind: string };
+
+  it('a partly booked slot of capacity 2 takes a slot block: no more bookings, its job kept and listed', async () => {
+    const date = nextDay();
+    const first = await book(date, '12-2 PM');
+    expect(first.status).toBe(201);
+    expect((await slotOf(date, '12-2 PM')).isAvailable).toBe(true); // one of two taken
+    const res = await app.request(
+      'PATCH',
+      `/api/dashboard/timeslots/${date}/12-2%20PM/block`,
+      { reason: 'Van at the mechanic' },
+      admin(),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ isBlocked: true, capacity: 2, blockedReason: 'Van at the mechanic' });
+    expect(res.body.keptBookings).toEqual([
+      { jobId: first.body.jobId, jobNumber: first.body.jobNumber, date, slot: '12-2 PM', kind: 'booking' },
+    ]);
+    expect(await slotOf(date, '12-2 PM')).toMatchObject({
+      isAvailable: false,
+      blockedReason: 'Van at the mechanic',
+    });
+    expect((await book(date, '12-2 PM')).status).toBe(409);
+    const { rows } = await app.pg.query(
+      `SELECT count(*)::int AS n FROM booking.slot_reservations WHERE job_id = $1 AND released_at IS NULL`,
+      [first.body.jobId],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('a range and a whole-day block list the bookings they keep (job, date, slot), in date and slot order', async () => {
+    const [d1, d2, after] = [nextDay(), nextDay(), nextDay()];
+    const jobs = [
+      await book(d2, '2-4 PM'),
+      await book(d1, '10-12 AM'),
+      await book(d1, '8-10 AM'),
+      await book(after, '8-10 AM'),
+    ];
+    expect(jobs.map((j) => j.status)).toEqual([201, 201, 201, 201]);
+    const range = await app.request(
+      'POST',
+      '/api/dashboard/calendar/blocks',
+      { kind: 'range', startDate: d1, endDate: d2, reason: 'Stocktake' },
+      admin(),
+    );
+    expect(range.status).toBe(201);
+    expect(range.body).toMatchObject({ kind: 'range', startDate: d1, endDate: d2, reason: 'Stocktake' });
+    expect((range.body.keptBookings as Kept[]).map((k) => [k.jobNumber, k.date, k.slot, k.kind])).toEqual([
+      [jobs[2]!.body.jobNumber, d1, '8-10 AM', 'booking'],
+      [jobs[1]!.body.jobNumber, d1, '10-12 AM', 'booking'],
+      [jobs[0]!.body.jobNumber, d2, '2-4 PM', 'booking'],
+    ]);
+    const day = await app.request(
+      'POST',
+      '/api/dashboard/calendar/blocks',
+      { kind: 'day', date: after, reason: 'Staff training' },
+      admin(),
+    );
+    expect(day.status).toBe(201);
+    expect(day.body.keptBookings).toEqual([
+      {
+        jobId: jobs[3]!.body.jobId,
+        jobNumber: jobs[3]!.body.jobNumber,
+        date: after,
+        slot: '8-10 AM',
+        kind: 'booking',
+      },
+    ]);
+    // Kept, not released.
+    const { rows } = await app.pg.query(
+      `SELECT count(*)::int AS n FROM booking.slot_reservations WHERE job_id = ANY($1::uuid[]) AND released_at IS NULL`,
+      [jobs.map((j) => j.body.jobId)],
+    );
+    expect(rows[0].n).toBe(4);
+    // A block over empty days keeps nothing.
+    const empty = await app.request(
+      'POST',
+      '/api/dashboard/calendar/blocks',
+      { kind: 'day', date: nextDay(), reason: 'Quiet day' },
+      admin(),
+    );
+    expect(empty.body.keptBookings).toEqual([]);
+  });
+});
+
+describe('a weekday nobody is rostered on (issue 19 audit)', () => {
+  afterAll(async () => {
+    for (const t of [techA, techB])
+      await app.request('PUT', `/api/dashboard/calendar/roster/${t}`, { weekdays: [1, 2, 3, 4, 5] }, admin());
+  });
+
+  it('has capacity 0 while the business has technicians: not offered, "No technician rostered", bookings 409', async () => {
+    for (const t of [techA, techB])
+      expect(
+        (await app.request('PUT', `/api/dashboard/calendar/roster/${t}`, { weekdays: [1] }, admin())).status,
+      ).toBe(200);
+    let date = nextDay();
+    while (new Date(`${date}T00:00:00Z`).getUTCDay() === 1) date = nextDay();
+    const list = await slots(date);
+    expect(list.every((s) => !s.isAvailable && s.blockedReason === 'No technician rostered')).toBe(true);
+    const adminSlots = await app.request('GET', `/api/dashboard/timeslots?date=${date}`, undefined, admin());
+    expect(
+      (adminSlots.body as unknown as { capacity: number; state: string }[]).every(
+        (s) => s.capacity === 0 && s.state === 'no-technician',
+      ),
+    ).toBe(true);
+    const cap = await app.request('GET', `/api/dashboard/calendar/capacity?date=${date}`, undefined, admin());
+    expect(cap.body).toMatchObject({ rostered: 0, capacity: 0 });
+    expect((await book(date, '8-10 AM')).status).toBe(409);
+  });
+});

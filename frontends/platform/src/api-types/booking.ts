@@ -1087,7 +1087,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Block a slot */
+    /**
+     * Block a slot
+     * @description Stops new bookings and moves into the slot, whatever its capacity. Jobs already in it are kept and listed in keptBookings.
+     */
     patch: {
       parameters: {
         query?: never;
@@ -1108,13 +1111,13 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The slot now */
+        /** @description The slot now, with the jobs the block keeps */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['AdminSlot'];
+            'application/json': components['schemas']['BlockedSlot'];
           };
         };
         /** @description Bad request: "Invalid date or time slot selected"; "Please enter a reason for blocking this time slot"; "The reason is too long (500 characters at most)" */
@@ -1137,15 +1140,6 @@ export interface paths {
         };
         /** @description Not allowed: "Only an admin can do that" */
         403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Conflict: "This time slot already has a booking. Reschedule or cancel that job before blocking the slot." */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -2497,7 +2491,7 @@ export interface paths {
     put?: never;
     /**
      * Block a whole day, a date range or a recurring slot (e.g. every Friday 2-4 PM), with a reason
-     * @description Existing bookings in the blocked time are kept (reschedule them from the schedule); only new bookings and moves are refused.
+     * @description Existing bookings in the blocked time are kept (reschedule them from the schedule); only new bookings and moves are refused. The answer lists them in keptBookings.
      */
     post: {
       parameters: {
@@ -2512,13 +2506,13 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The block */
+        /** @description The block, with the jobs it keeps */
         201: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['CalendarBlock'];
+            'application/json': components['schemas']['AddedCalendarBlock'];
           };
         };
         /** @description Bad request: "The first problem with the request (details lists each field)"; "Please enter a reason"; "Dates must be today or later"; "The end date must be on or after the start date"; "A block or leave can cover at most 366 days"; "Dates can be at most a year ahead" */
@@ -3614,7 +3608,7 @@ export interface components {
       blockedReason: string | null;
       isBlocked: boolean;
       /**
-       * @description holiday: a WA public holiday not opened by an admin; no-technician: every rostered technician on leave; booked/held: the slot is full (jobs = capacity).
+       * @description holiday: a WA public holiday not opened by an admin; no-technician: nobody rostered that weekday ("No technician rostered") or every rostered technician on leave ("No technician available (leave)"); booked/held: the slot is full (jobs = capacity).
        * @enum {string}
        */
       state:
@@ -3641,8 +3635,62 @@ export interface components {
         /** @enum {string} */
         kind: 'hold' | 'booking';
       }[];
-      /** @description Jobs the slot holds that day: technicians rostered minus leave (1 with no roster). */
+      /** @description Jobs the slot holds that day: technicians rostered minus leave (0 with nobody rostered that weekday; 1 only when the business has no active technician at all). */
       capacity: number;
+    };
+    BlockedSlot: {
+      /** @description Stable per date and slot, e.g. "2030-06-03_0800". */
+      id: string;
+      date: string;
+      slot: components['schemas']['TimeSlot'];
+      isAvailable: boolean;
+      blockedReason: string | null;
+      isBlocked: boolean;
+      /**
+       * @description holiday: a WA public holiday not opened by an admin; no-technician: nobody rostered that weekday ("No technician rostered") or every rostered technician on leave ("No technician available (leave)"); booked/held: the slot is full (jobs = capacity).
+       * @enum {string}
+       */
+      state:
+        | 'weekend'
+        | 'time-passed'
+        | 'not-open'
+        | 'holiday'
+        | 'blocked'
+        | 'no-technician'
+        | 'booked'
+        | 'available'
+        | 'held';
+      /** @description The first job holding the slot. */
+      booking: {
+        jobId: string;
+        jobNumber: string;
+        /** @enum {string} */
+        kind: 'hold' | 'booking';
+      } | null;
+      /** @description Every job holding the slot (up to its capacity). */
+      bookings: {
+        jobId: string;
+        jobNumber: string;
+        /** @enum {string} */
+        kind: 'hold' | 'booking';
+      }[];
+      /** @description Jobs the slot holds that day: technicians rostered minus leave (0 with nobody rostered that weekday; 1 only when the business has no active technician at all). */
+      capacity: number;
+      /** @description The jobs (bookings and unexpired prepaid holds) already in the blocked time: kept, not moved or cancelled; listed by date and slot so the admin can contact those customers. */
+      keptBookings: components['schemas']['KeptBooking'][];
+    };
+    KeptBooking: {
+      jobId: string;
+      /** @description The job reference, e.g. JOB-000123. */
+      jobNumber: string;
+      /** @description YYYY-MM-DD (Perth calendar date). */
+      date: string;
+      slot: string;
+      /**
+       * @description hold: a prepaid quote waiting for its payment.
+       * @enum {string}
+       */
+      kind: 'hold' | 'booking';
     };
     MovedReservation: {
       jobId: string;
@@ -3810,6 +3858,22 @@ export interface components {
       reason: string;
       createdAt: string;
     };
+    AddedCalendarBlock: {
+      id: string;
+      /** @enum {string} */
+      kind: 'day' | 'range' | 'recurring';
+      /** @description YYYY-MM-DD (Perth calendar date). */
+      startDate: string;
+      endDate: string | null;
+      /** @description Recurring blocks: ISO weekday (1 = Monday). */
+      weekday: number | null;
+      /** @description One slot, or null for the whole day. */
+      timeSlot: string | null;
+      reason: string;
+      createdAt: string;
+      /** @description The jobs (bookings and unexpired prepaid holds) already in the blocked time: kept, not moved or cancelled; listed by date and slot so the admin can contact those customers. */
+      keptBookings: components['schemas']['KeptBooking'][];
+    };
     PublicHoliday: {
       /** @description YYYY-MM-DD (Perth calendar date). */
       date: string;
@@ -3825,7 +3889,7 @@ export interface components {
       date: string;
       rostered: number;
       onLeave: number;
-      /** @description Jobs per slot: rostered minus leave, 1 with nobody rostered. */
+      /** @description Jobs per slot: rostered minus leave; 0 on a weekday nobody is rostered on; 1 only when the business has no active technician at all. */
       capacity: number;
       holiday: {
         name: string;

@@ -15,11 +15,13 @@ import {
   insertBlock,
   insertLeave,
   leaveFrom,
+  liveReservationsIn,
   openedHolidays,
   openHoliday,
   rosterRows,
   setWeekdays,
   type CalendarBlockRow,
+  type KeptBookingRow,
   type LeaveRow,
 } from '../db/calendar';
 import { reservationOfJob } from '../db/reservations';
@@ -58,6 +60,14 @@ export interface DayCapacity {
     freeTechnicians: { userId: string; username: string; jobsThatDay: number }[];
   }[];
 }
+
+/** A new block's answer: the block, and the live jobs in its time it keeps (the admin contacts those customers). */
+export interface AddedCalendarBlock extends CalendarBlockRow {
+  keptBookings: KeptBookingRow[];
+}
+
+/** The slot labels in the day's order (kept bookings are listed by date, then slot). */
+export const SLOT_ORDER: readonly string[] = TIME_SLOTS.map((s) => s.slot);
 
 export class BusinessCalendar {
   constructor(private readonly deps: { sql: Sql; clock: () => Date; onCalendarChanged: () => void }) {}
@@ -112,7 +122,11 @@ export class BusinessCalendar {
     return blocksFrom(this.deps.sql, this.today());
   }
 
-  async addBlock(input: CalendarBlockInput, by: Identity): Promise<CalendarBlockRow> {
+  /**
+   * Adds a block. Jobs already booked (or held) in its time are kept, never moved or cancelled (docs/decisions.md):
+   * they are listed in `keptBookings`, read after the block is in force, so the admin can contact those customers.
+   */
+  async addBlock(input: CalendarBlockInput, by: Identity): Promise<AddedCalendarBlock> {
     let row: Omit<CalendarBlockRow, 'id' | 'createdAt'>;
     if (input.kind === 'day') {
       this.checkRange(input.date, input.date);
@@ -146,7 +160,19 @@ export class BusinessCalendar {
         reason: input.reason,
       };
     }
-    return this.changed(await insertBlock(this.deps.sql, row, by.id));
+    const added = this.changed(await insertBlock(this.deps.sql, row, by.id));
+    const keptBookings = await liveReservationsIn(
+      this.deps.sql,
+      {
+        startDate: added.startDate,
+        endDate: added.endDate,
+        weekday: added.weekday,
+        timeSlot: added.timeSlot,
+      },
+      this.deps.clock(),
+      SLOT_ORDER,
+    );
+    return { ...added, keptBookings };
   }
 
   async removeBlock(id: string, by: Identity): Promise<void> {

@@ -1,12 +1,12 @@
 /** The dashboard's time slot management: list a date's slots with their state, block and unblock. */
 import type { Outbox } from '@tyres/events';
 import { TIME_SLOTS, type TimeSlot } from '@tyres/kernel';
-import { conflict, type Identity } from '@tyres/service-kit';
+import type { Identity } from '@tyres/service-kit';
 import { TX_OPTIONS } from '../db/bookings';
+import { liveReservationsIn, type KeptBookingRow } from '../db/calendar';
 import type { Db } from '../db/client';
 import { blockSlot, slotBlock, unblockSlot } from '../db/slot-admin';
-import { lockSlot, readSlots, slotHolder } from '../db/slots';
-import { MSG } from '../domain/messages';
+import { lockSlot, readSlots } from '../db/slots';
 import { slotStates, type SlotUnavailability } from '../domain/slots';
 import { eventMeta, slotBlockedEvent, slotUnblockedEvent } from '../events/builders';
 
@@ -26,6 +26,11 @@ export interface AdminSlot {
   bookings: { jobId: string; jobNumber: string; kind: 'hold' | 'booking' }[];
   /** Jobs the slot holds that day: technicians rostered minus leave (0 with nobody rostered), 1 with no technician at all. */
   capacity: number;
+}
+
+/** A slot block's answer: the slot now, and the live jobs the block keeps (the admin contacts those customers). */
+export interface BlockedSlot extends AdminSlot {
+  keptBookings: KeptBookingRow[];
 }
 
 export const slotId = (date: string, slot: TimeSlot) =>
@@ -68,23 +73,33 @@ export class SlotAdmin {
     return (await this.list(date)).find((s) => s.slot === slot)!;
   }
 
-  /** Blocks a slot with a reason. Refused (409) while a booking or an unexpired prepaid hold has it. */
-  async block(date: string, slot: TimeSlot, reason: string, by: Identity): Promise<AdminSlot> {
-    await this.deps.db.$transaction(async (tx) => {
+  /**
+   * Blocks a slot with a reason, whatever its capacity and however many jobs it holds: the block stops new bookings
+   * and moves into the slot; the jobs (bookings and unexpired prepaid holds) already there are kept, as for calendar
+   * blocks, and listed in `keptBookings` (read under the slot's lock, so no booking can slip in unreported).
+   */
+  async block(date: string, slot: TimeSlot, reason: string, by: Identity): Promise<BlockedSlot> {
+    const keptBookings = await this.deps.db.$transaction(async (tx) => {
       const now = this.deps.clock();
       await lockSlot(tx, date, slot);
-      if (await slotHolder(tx, date, slot, now)) throw conflict(MSG.blockBooked, undefined, 'slot_booked');
+      const kept = await liveReservationsIn(
+        tx,
+        { startDate: date, endDate: date, weekday: null, timeSlot: slot },
+        now,
+        TIME_SLOTS.map((s) => s.slot),
+      );
       const before = await slotBlock(tx, date, slot);
-      if (before && !before.isAvailable && before.blockedReason === reason) return;
+      if (before && !before.isAvailable && before.blockedReason === reason) return kept;
       await blockSlot(tx, date, slot, reason, by.id);
       await this.deps.outbox.enqueue(
         tx,
         slotBlockedEvent({ date, timeSlot: slot, reason, by: by.id, at: now }, eventMeta()),
       );
+      return kept;
     }, TX_OPTIONS);
     this.deps.onSlotsChanged(date);
     this.deps.wake();
-    return this.one(date, slot);
+    return { ...(await this.one(date, slot)), keptBookings };
   }
 
   /** Unblocks a slot (idempotent: SlotUnblocked only when it was blocked). */

@@ -247,3 +247,50 @@ export async function deactivateTechnician(db: Sql, userId: string, at: Date): P
     at.toISOString(),
   );
 }
+
+/** A live job (booking or unexpired prepaid hold) in the time a new block covers: kept, and reported to the admin. */
+export interface KeptBookingRow {
+  jobId: string;
+  jobNumber: string;
+  date: string;
+  slot: string;
+  kind: 'booking' | 'hold';
+}
+
+/**
+ * The live reservations (bookings, holds not expired at `now`) a block's scope covers: dates from `startDate` to
+ * `endDate` (open-ended when null), on ISO `weekday` only when given, in `timeSlot` only when given (else the whole
+ * day). Ordered by date, then slot (`slotOrder`: the slot labels in the day's order), then job number.
+ */
+export async function liveReservationsIn(
+  db: Sql,
+  scope: { startDate: string; endDate: string | null; weekday: number | null; timeSlot: string | null },
+  now: Date,
+  slotOrder: readonly string[],
+): Promise<KeptBookingRow[]> {
+  const rows = await db.$queryRawUnsafe<
+    { job_id: string; job_number: string; date: string; time_slot: string; kind: 'booking' | 'hold' }[]
+  >(
+    `SELECT r.job_id::text AS job_id, b.job_number, to_char(r.date, 'YYYY-MM-DD') AS date, r.time_slot,
+            r.kind::text AS kind
+       FROM booking.slot_reservations r JOIN booking.bookings b ON b.id = r.booking_id
+      WHERE r.released_at IS NULL AND (r.kind = 'booking' OR r.expires_at > $5::timestamptz)
+        AND r.date >= $1::date AND ($2::date IS NULL OR r.date <= $2::date)
+        AND ($3::int IS NULL OR extract(isodow FROM r.date)::int = $3::int)
+        AND ($4::text IS NULL OR r.time_slot = $4::text)
+      ORDER BY r.date, array_position($6::text[], r.time_slot), b.job_number`,
+    scope.startDate,
+    scope.endDate,
+    scope.weekday,
+    scope.timeSlot,
+    now.toISOString(),
+    [...slotOrder],
+  );
+  return rows.map((r) => ({
+    jobId: r.job_id,
+    jobNumber: r.job_number,
+    date: r.date,
+    slot: r.time_slot,
+    kind: r.kind,
+  }));
+}

@@ -133,27 +133,6 @@ export async function readSlots(db: Sql, date: string, prepared?: Prepared): Pro
   return { blocks, reservations, day };
 }
 
-/** The live reservation on a slot other than `exceptJobId`'s, if any (expired holds count as free). */
-export async function slotHolder(
-  tx: Sql,
-  date: string,
-  slot: string,
-  now: Date,
-  exceptJobId?: string,
-): Promise<string | undefined> {
-  const rows = await tx.$queryRawUnsafe<{ job_id: string }[]>(
-    `SELECT job_id::text AS job_id FROM booking.slot_reservations
-      WHERE date = $1::date AND time_slot = $2 AND released_at IS NULL
-        AND (kind = 'booking' OR expires_at > $3::timestamptz)
-        AND ($4::uuid IS NULL OR job_id <> $4::uuid)`,
-    date,
-    slot,
-    now.toISOString(),
-    exceptJobId ?? null,
-  );
-  return rows[0]?.job_id;
-}
-
 /** A prepaid hold released because its time ran out (its quote is now expired). */
 export interface ExpiredHold {
   quoteId: string;

@@ -18,7 +18,9 @@ describe('capacity per slot (issue 19)', () => {
   });
   it('is 0 on a weekday nobody is rostered on while the business has technicians', () => {
     expect(slotCapacity({ activeTechnicians: 2, rostered: 0, onLeave: 0 })).toBe(0);
-    expect(noTechnicianReason({ activeTechnicians: 2, rostered: 0, onLeave: 0 })).toBe('No technician rostered');
+    expect(noTechnicianReason({ activeTechnicians: 2, rostered: 0, onLeave: 0 })).toBe(
+      'No technician rostered',
+    );
     expect(noTechnicianReason({ activeTechnicians: 2, rostered: 2, onLeave: 2 })).toBe(
       'No technician available (leave)',
     );

@@ -9,8 +9,6 @@ export const MSG = {
   ...BOOKING_MESSAGES,
   // Time slot management
   blockReason: 'Please enter a reason for blocking this time slot',
-  blockBooked:
-    'This time slot already has a booking. Reschedule or cancel that job before blocking the slot.',
   // Booking token / photos
   bookingNotFound: 'Booking Not Found',
   prepaidNotAvailable:

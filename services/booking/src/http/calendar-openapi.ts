@@ -8,6 +8,7 @@ import {
   leaveSchema,
   rosterDaysSchema,
 } from '../domain/calendar';
+import { keptBookingsField } from './responses';
 
 const ADMIN_ERRORS = { 401: STAFF_ERRORS[401], 403: 'Only an admin can do that' } as const;
 const security = [{ gatewayIdentity: [] }];
@@ -41,6 +42,9 @@ const CalendarBlockSchema = z
     createdAt: z.string(),
   })
   .meta({ id: 'CalendarBlock' });
+const AddedCalendarBlockSchema = CalendarBlockSchema.extend({ keptBookings: keptBookingsField }).meta({
+  id: 'AddedCalendarBlock',
+});
 const HolidaySchema = z
   .object({
     date: IsoDate,
@@ -61,8 +65,10 @@ const DayCapacitySchema = z
     capacity: z
       .number()
       .int()
-      .meta({ description:
-          'Jobs per slot: rostered minus leave; 0 on a weekday nobody is rostered on; 1 only when the business has no active technician at all.' }),
+      .meta({
+        description:
+          'Jobs per slot: rostered minus leave; 0 on a weekday nobody is rostered on; 1 only when the business has no active technician at all.',
+      }),
     holiday: z.object({ name: z.string(), opened: z.boolean() }).nullable(),
     slots: z.array(
       z.object({
@@ -167,12 +173,12 @@ export const calendarPaths: RoutePaths = {
       summary:
         'Block a whole day, a date range or a recurring slot (e.g. every Friday 2-4 PM), with a reason',
       description:
-        'Existing bookings in the blocked time are kept (reschedule them from the schedule); only new bookings and moves are refused.',
+        'Existing bookings in the blocked time are kept (reschedule them from the schedule); only new bookings and moves are refused. The answer lists them in keptBookings.',
       tags,
       security,
       requestBody: jsonBody(calendarBlockSchema),
       responses: {
-        '201': json('The block', CalendarBlockSchema),
+        '201': json('The block, with the jobs it keeps', AddedCalendarBlockSchema),
         ...errors({
           400: [
             VALIDATION,

@@ -19,6 +19,7 @@ import { MSG } from '../domain/messages';
 import {
   AddressSuggestionsSchema,
   AdminSlotSchema,
+  BlockedSlotSchema,
   BookingByTokenSchema,
   BookingConfirmationSchema,
   CustomQuoteNeededSchema,
@@ -327,16 +328,17 @@ export const bookingPaths: RoutePaths = {
   '/api/dashboard/timeslots/{date}/{slot}/block': {
     patch: {
       summary: 'Block a slot',
+      description:
+        'Stops new bookings and moves into the slot, whatever its capacity. Jobs already in it are kept and listed in keptBookings.',
       tags: ['Dashboard'],
       security: [{ gatewayIdentity: [] }],
       requestParams: { path: slotParams },
       requestBody: jsonBody(blockSlotSchema),
       responses: {
-        '200': json('The slot now', AdminSlotSchema),
+        '200': json('The slot now, with the jobs the block keeps', BlockedSlotSchema),
         ...errors({
           400: [MSG.invalidDateOrSlot, MSG.blockReason, 'The reason is too long (500 characters at most)'],
           ...ADMIN_ERRORS,
-          409: MSG.blockBooked,
         }),
       },
     },

@@ -29,7 +29,9 @@ export function tokenView(b: BookingModel) {
     amount: toMoney(b.total),
     currency: 'AUD' as const,
     // The card surcharge rate the quote was given at ("1.70"); quotes from before it was recorded were at 1.70%.
-    cardSurchargeRate: b.cardSurchargeRate ? b.cardSurchargeRate.toFixed(2) : surchargeRateToWire(DEFAULT_CARD_SURCHARGE_BP),
+    cardSurchargeRate: b.cardSurchargeRate
+      ? b.cardSurchargeRate.toFixed(2)
+      : surchargeRateToWire(DEFAULT_CARD_SURCHARGE_BP),
     status: b.status,
     paymentStatus: b.paymentStatus,
     expiresAt: b.status === 'quoted' ? (b.expiresAt?.toISOString() ?? null) : null,
@@ -105,15 +107,33 @@ export const AdminSlotSchema = z
     bookings: z
       .array(z.object({ jobId: z.string(), jobNumber: z.string(), kind: z.enum(['hold', 'booking']) }))
       .meta({ description: 'Every job holding the slot (up to its capacity).' }),
-    capacity: z
-      .number()
-      .int()
-      .meta({
-        description:
-          'Jobs the slot holds that day: technicians rostered minus leave (0 with nobody rostered that weekday; 1 only when the business has no active technician at all).',
-      }),
+    capacity: z.number().int().meta({
+      description:
+        'Jobs the slot holds that day: technicians rostered minus leave (0 with nobody rostered that weekday; 1 only when the business has no active technician at all).',
+    }),
   })
   .meta({ id: 'AdminSlot' });
+
+/** A live job a new block keeps (issue 19 audit): the admin contacts its customer. */
+export const KeptBookingSchema = z
+  .object({
+    jobId: z.string(),
+    jobNumber: z.string().meta({ description: 'The job reference, e.g. JOB-000123.' }),
+    date: z.string().meta({ description: 'YYYY-MM-DD (Perth calendar date).' }),
+    slot: z.string(),
+    kind: z.enum(['hold', 'booking']).meta({ description: 'hold: a prepaid quote waiting for its payment.' }),
+  })
+  .meta({ id: 'KeptBooking' });
+
+export const keptBookingsField = z.array(KeptBookingSchema).meta({
+  description:
+    'The jobs (bookings and unexpired prepaid holds) already in the blocked time: kept, not moved or cancelled; listed by date and slot so the admin can contact those customers.',
+});
+
+/** A slot block's answer: the slot now, and the jobs the block keeps. */
+export const BlockedSlotSchema = AdminSlotSchema.extend({ keptBookings: keptBookingsField }).meta({
+  id: 'BlockedSlot',
+});
 
 export const TyrePriceSchema = z
   .object({ price: Money, size: z.string(), brand: z.string(), model: z.string() })
@@ -180,7 +200,8 @@ export const PrepaidQuoteSchema = z
     jobNumber: z.string(),
     cardSurchargeRate: z.string().meta({
       example: '1.70',
-      description: 'The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.',
+      description:
+        'The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.',
     }),
   })
   .meta({ id: 'PrepaidQuote' });
@@ -191,7 +212,8 @@ export const BookingByTokenSchema = z
     currency: z.literal('AUD'),
     cardSurchargeRate: z.string().meta({
       example: '1.70',
-      description: 'The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.',
+      description:
+        'The card surcharge rate (percent, 2 decimals) this quote is paid at: the rate in force when it was quoted.',
     }),
     status: z.enum(['quoted', 'confirmed', 'expired', 'conflict']),
     paymentStatus: z.string(),

@@ -50,7 +50,8 @@ const users = {
 
 type RosterEntry = { userId: string; username: string; isActive: boolean; weekdays: number[] };
 const roster = async () =>
-  (await app.request('GET', '/api/dashboard/calendar/roster', undefined, admin())).body as unknown as RosterEntry[];
+  (await app.request('GET', '/api/dashboard/calendar/roster', undefined, admin()))
+    .body as unknown as RosterEntry[];
 
 /** Runs the migration's SQL as deploy does (unqualified names, in the identity schema). */
 const runMigration = async () => {
@@ -78,7 +79,11 @@ beforeAll(async () => {
   gateway = await migratedServiceDatabase('gateway', 'roster-backfill-gw');
   gw = new Pool({ connectionString: gateway.url, max: 2 });
   gw.on('error', () => undefined);
-  publisher = createPublisher({ url: await getAmqpUrl(), prefix: app.prefix, name: 'roster-backfill-gateway' });
+  publisher = createPublisher({
+    url: await getAmqpUrl(),
+    prefix: app.prefix,
+    name: 'roster-backfill-gateway',
+  });
   relay = createOutboxRelay({ db: pgExecutor(gw), schema: 'identity', publisher });
 
   // One technician was rostered through a user event after the roster shipped, and given Mondays only.
@@ -175,7 +180,12 @@ describe("existing technicians reach booking's roster after the upgrade (issue 1
     expect(byId.has(users.office.id)).toBe(false);
     expect(list).toHaveLength(3);
     // They count: three technicians on a Tuesday (Mondays-only one aside), so a slot holds two jobs.
-    const cap = await app.request('GET', '/api/dashboard/calendar/capacity?date=2032-05-04', undefined, admin());
+    const cap = await app.request(
+      'GET',
+      '/api/dashboard/calendar/capacity?date=2032-05-04',
+      undefined,
+      admin(),
+    );
     expect(cap.body).toMatchObject({ rostered: 2, onLeave: 0, capacity: 2 });
   });
 

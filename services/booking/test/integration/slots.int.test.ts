@@ -174,7 +174,7 @@ describe('time slot management (admin)', () => {
     expect(app.events.of('slot.unblocked.v1', (d: { date: string }) => d.date === date)).toHaveLength(1);
   });
 
-  it('refuses to block a booked or held slot (409), a blank reason (400), bad dates/slots (400)', async () => {
+  it('blocks a booked or held slot, keeping its job and listing it (keptBookings); refuses a blank reason (400), bad dates/slots (400)', async () => {
     const date = nextDay();
     const booked = await app.request('POST', '/api/bookings', bookingBody(date, '8-10 AM'));
     expect(booked.status).toBe(201);
@@ -184,23 +184,49 @@ describe('time slot management (admin)', () => {
       { reason: 'Training' },
       admin(),
     );
-    expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/already has a booking/);
-    await app.request(
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      isBlocked: true,
+      blockedReason: 'Training',
+      keptBookings: [
+        {
+          jobId: booked.body.jobId,
+          jobNumber: booked.body.jobNumber,
+          date,
+          slot: '8-10 AM',
+          kind: 'booking',
+        },
+      ],
+    });
+    // The booking is kept (not released); the slot is closed to others with the block's reason.
+    const { rows } = await app.pg.query(
+      `SELECT count(*)::int AS n FROM booking.slot_reservations WHERE job_id = $1 AND released_at IS NULL`,
+      [booked.body.jobId],
+    );
+    expect(rows[0].n).toBe(1);
+    const quote = await app.request(
       'POST',
       '/api/bookings/quote',
       bookingBody(date, '10-12 AM', { job: { paymentMethod: 'prepaid' } }),
     );
-    expect(
-      (
-        await app.request(
-          'PATCH',
-          `/api/dashboard/timeslots/${date}/10-12%20AM/block`,
-          { reason: 'Training' },
-          admin(),
-        )
-      ).status,
-    ).toBe(409);
+    const held = await app.request(
+      'PATCH',
+      `/api/dashboard/timeslots/${date}/10-12%20AM/block`,
+      { reason: 'Training' },
+      admin(),
+    );
+    expect(held.status).toBe(200);
+    expect(held.body.keptBookings).toEqual([
+      expect.objectContaining({ jobId: quote.body.jobId, slot: '10-12 AM', kind: 'hold' }),
+    ]);
+    // An empty slot's block keeps nothing.
+    const empty = await app.request(
+      'PATCH',
+      `/api/dashboard/timeslots/${date}/12-2%20PM/block`,
+      { reason: 'Training' },
+      admin(),
+    );
+    expect(empty.body.keptBookings).toEqual([]);
 
     const blank = await app.request(
       'PATCH',
