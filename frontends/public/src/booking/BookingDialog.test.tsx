@@ -9,6 +9,7 @@ import {
   priceQuote,
   tyrePrice,
 } from '../testing/fixtures';
+import { resetCardSurcharge } from '../site/surcharge';
 import { renderWithSite, stubFetch, type StubAnswer, type StubCall } from '../testing/render';
 import BookingDialog from './BookingDialog';
 
@@ -171,6 +172,7 @@ beforeEach(() => {
   });
   URL.createObjectURL = jest.fn(() => 'blob:photo');
   URL.revokeObjectURL = jest.fn();
+  resetCardSurcharge();
 });
 
 afterEach(() => {
@@ -518,11 +520,25 @@ describe('booking dialog: submitting', () => {
     api();
     const { user } = setup();
     await toContactStep(user);
-    expect(await screen.findByText('Total to pay now: $99.80')).toBeInTheDocument();
+    // Prepaid is paid by card: 99.80 + the seeded 1.7% surcharge (1.6966, half-up 1.70).
+    expect(await screen.findByText('Total to pay now: $101.50')).toBeInTheDocument();
     expect(screen.getByText('Total (inc. GST $9.07)')).toBeInTheDocument(); // 99.80 ÷ 11
+    expect(screen.getByText('Card surcharge (1.7%)').nextSibling).toHaveTextContent('$1.70');
+    expect(screen.getByText('To pay by card').nextSibling).toHaveTextContent('$101.50');
     await user.click(screen.getByRole('radio', { name: /Cash on Delivery/ }));
     expect(await screen.findByText('Total to pay on site: $129.80')).toBeInTheDocument();
     expect(screen.getByText('Total (inc. GST $11.80)')).toBeInTheDocument(); // 129.80 ÷ 11, not 12.98
+    expect(screen.queryByText(/Card surcharge/)).toBeNull();
+  });
+
+  test('the card surcharge is the rate in force (billing GET /api/payments/config), by the kernel rule', async () => {
+    api({ 'GET /api/payments/config': { json: { mode: 'test', testMode: true, surchargeRate: '0.015' } } });
+    const { user } = setup();
+    await toContactStep(user);
+    // 99.80 at 1.5%: 1.497, half-up 1.50.
+    expect(await screen.findByText('Total to pay now: $101.30')).toBeInTheDocument();
+    expect(screen.getByText('Card surcharge (1.5%)').nextSibling).toHaveTextContent('$1.50');
+    expect(screen.queryByText(/1\.7%/)).toBeNull();
   });
 
   test('prepaid: quote, then "Continue to Secure Payment" goes to the checkout', async () => {
@@ -534,7 +550,12 @@ describe('booking dialog: submitting', () => {
     await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }));
 
     const cont = await screen.findByRole('button', { name: 'Continue to Secure Payment' });
-    expect(screen.getByText(/Pay \$258\.80 by card/)).toBeInTheDocument();
+    // The quote's own rate (fixture: 1.70): 258.80 + 4.40 (4.3996 half-up).
+    expect(
+      screen.getByText(
+        /Pay \$263\.20 by card to confirm it \(\$258\.80 plus the 1\.7% card surcharge of \$4\.40\)/,
+      ),
+    ).toBeInTheDocument();
     const quote = calls.find((c) => c.path === '/api/bookings/quote');
     expect((quote?.body as { job: { paymentMethod: string } }).job.paymentMethod).toBe('prepaid');
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/bookings')).toBe(false);
@@ -542,6 +563,27 @@ describe('booking dialog: submitting', () => {
     await user.click(cont);
     expect(onClose).toHaveBeenCalled();
     expect(screen.getByTestId('location')).toHaveTextContent('/checkout/tok_abc123');
+  });
+
+  test('prepaid: the confirmation states the rate the quote stored (what checkout charges), not a constant', async () => {
+    api({
+      'GET /api/payments/config': { json: { mode: 'test', testMode: true, surchargeRate: '0.015' } },
+      'POST /api/bookings/quote': {
+        status: 201,
+        json: prepaidQuote({ bookingToken: 'tok_abc123', amount: '258.80', cardSurchargeRate: '2.00' }),
+      },
+    });
+    const { user } = setup();
+    await toContactStep(user);
+    await fillContact(user);
+    await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }));
+    await screen.findByRole('button', { name: 'Continue to Secure Payment' });
+    // 258.80 at 2%: 5.176, half-up 5.18.
+    expect(
+      screen.getByText(
+        /Pay \$263\.98 by card to confirm it \(\$258\.80 plus the 2% card surcharge of \$5\.18\)/,
+      ),
+    ).toBeInTheDocument();
   });
 
   test('onsite right after switching from prepaid: the booking carries the on-site price, never the prepaid one', async () => {

@@ -18,9 +18,15 @@ import { useToast } from '@tyres/platform/toast';
 import { dialogEntryOnTop } from '../components/booking-history';
 import { CheckIcon, CloseIcon } from '../components/icons';
 import { BUSINESS_TIME_ZONE, maxVehicleYear, serviceLabel, type ServiceType } from '@tyres/kernel';
-import { CARD_SURCHARGE } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { formatLongDate, formatMoney, moneyCents } from '../site/format';
+import {
+  rateFromPercent,
+  surchargeAt,
+  surchargedAt,
+  useCardSurcharge,
+  type CardSurcharge,
+} from '../site/surcharge';
 import {
   createBooking,
   createQuote,
@@ -372,6 +378,9 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
     },
   };
   const prepaid = paymentMethod === 'prepaid' && prepaidAllowed;
+  // A prepaid booking is paid by card: what is paid now includes the card surcharge at the rate in force.
+  const surcharge = useCardSurcharge();
+  const payNow = (total: string) => (prepaid ? surchargedAt(moneyCents(total), surcharge).total : total);
 
   return (
     <dialog
@@ -464,6 +473,7 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
                 <Confirmation
                   {...headingProps}
                   outcome={outcome}
+                  surchargeInForce={surcharge}
                   phone={business.phone}
                   phoneText={phoneLabel(business)}
                 />
@@ -479,7 +489,7 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
                 !quote.isFetching &&
                 moneyCents(quote.data.total) > 0n && (
                   <p className="bk-dialog__total">
-                    {`${prepaid ? 'Total to pay now' : 'Total to pay on site'}: ${formatMoney(quote.data.total)}`}
+                    {`${prepaid ? 'Total to pay now' : 'Total to pay on site'}: ${formatMoney(payNow(quote.data.total))}`}
                   </p>
                 )}
               {step > 1 && step < TOTAL_STEPS && (
@@ -541,12 +551,14 @@ export default function BookingDialog({ open, onClose, initialService, openSeq }
 
 function Confirmation({
   outcome,
+  surchargeInForce,
   phone,
   phoneText,
   headingId,
   headingRef,
 }: {
   outcome: BookingOutcome;
+  surchargeInForce: CardSurcharge;
   phone: string | null;
   phoneText: string | null;
   headingId: string;
@@ -585,14 +597,19 @@ function Confirmation({
     </p>
   );
   if (outcome.kind === 'prepaid') {
+    // The rate the quote stored (checkout charges it), else the rate in force; the amount by the kernel's rule.
+    const quotedRate = rateFromPercent(outcome.cardSurchargeRate);
+    const surcharge = quotedRate === undefined ? surchargeInForce : surchargeAt(quotedRate);
+    const card = surchargedAt(moneyCents(outcome.amount), surcharge);
     return (
       <div className="bk-step bk-done">
         <h3 id={headingId} ref={headingRef} tabIndex={-1} className="bk-step__title">
           Almost done: secure your booking
         </h3>
         <p className="bk-step__lead">
-          Your time slot is held for you. Pay {formatMoney(outcome.amount)} by card to confirm it (a{' '}
-          {CARD_SURCHARGE} card surcharge applies).
+          Your time slot is held for you. Pay {formatMoney(card.total)} by card to confirm it (
+          {formatMoney(card.original)} plus the {surcharge.label} card surcharge of{' '}
+          {formatMoney(card.surcharge)}).
           {outcome.expiresAt && (
             <>
               {' '}

@@ -1,5 +1,5 @@
 import '../testing/polyfills';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithSite, stubFetch } from '../testing/render';
 import { SlotPicker } from './SlotPicker';
@@ -13,7 +13,12 @@ beforeEach(() => {
 });
 afterEach(() => jest.useRealTimers());
 
-function picker(slots: { slot: string; isAvailable: boolean; blockedReason: string | null }[], date = TODAY) {
+type Slot = { slot: string; isAvailable: boolean; blockedReason: string | null };
+const free = (slot: string): Slot => ({ slot, isAvailable: true, blockedReason: null });
+const passed = (slot: string): Slot => ({ slot, isAvailable: false, blockedReason: 'Time has passed' });
+const ASAP = /As soon as possible/;
+
+function picker(slots: Slot[], date = TODAY) {
   stubFetch({ 'GET /api/time-slots': { json: slots } });
   const onChange = jest.fn();
   renderWithSite(<SlotPicker date={date} value="" onChange={onChange} idBase="slot" />);
@@ -68,6 +73,71 @@ describe('slot picker: emergency callout "as soon as possible" (issue 19)', () =
       '2026-11-25',
     );
     expect(await screen.findByRole('radio', { name: /10-12 AM/ })).toHaveAccessibleDescription('Unavailable');
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
+
+  test('7:00, before the callout hours: no "as soon as possible"; the next slot (8-10 AM) and the call button', async () => {
+    jest.setSystemTime(new Date('2026-11-24T07:00:00+08:00'));
+    const onChange = picker([free('8-10 AM'), free('10-12 AM'), free('12-2 PM'), free('2-4 PM')]);
+    const first = await screen.findByRole('radio', { name: /8-10 AM/ });
+    expect(first).toBeEnabled();
+    expect(first).not.toHaveAccessibleDescription(ASAP);
+    expect(screen.queryByText(ASAP)).toBeNull();
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'An emergency callout (30-60 minutes) is not available right now: emergency callouts run Monday to Friday, 8am–4pm. The next available time today is 8-10 AM. For urgent help, call us.',
+    );
+    expect(screen.getByRole('link', { name: /Call/ })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^tel:/),
+    );
+    await userEvent
+      .setup({ advanceTimers: jest.advanceTimersByTime })
+      .click(screen.getByRole('button', { name: 'Choose 8-10 AM' }));
+    expect(onChange).toHaveBeenCalledWith('8-10 AM');
+  });
+
+  test('the picker follows the clock: at 8:00 the 8-10 AM slot under way becomes "as soon as possible"', async () => {
+    jest.setSystemTime(new Date('2026-11-24T07:59:45+08:00'));
+    picker([free('8-10 AM'), free('10-12 AM'), free('12-2 PM'), free('2-4 PM')]);
+    const first = await screen.findByRole('radio', { name: /8-10 AM/ });
+    expect(first).not.toHaveAccessibleDescription(ASAP);
+    act(() => jest.advanceTimersByTime(30_000));
+    expect(first).toHaveAccessibleDescription(
+      'As soon as possible: a technician will be with you in 30-60 minutes',
+    );
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
+
+  test('9:45: the arrival falls in 10-12 AM, not started yet: a normal booking of it, no 30-60 minute promise', async () => {
+    jest.setSystemTime(new Date('2026-11-24T09:45:00+08:00'));
+    picker([free('8-10 AM'), free('10-12 AM'), free('12-2 PM'), free('2-4 PM')]);
+    const slot = await screen.findByRole('radio', { name: /10-12 AM/ });
+    expect(slot).toBeEnabled();
+    expect(screen.queryByText(ASAP)).toBeNull();
+    expect(screen.getByRole('radio', { name: /8-10 AM/ })).toHaveAccessibleDescription('Time has passed');
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'An emergency callout (30-60 minutes) is not available right now. The next available time today is 10-12 AM.',
+    );
+  });
+
+  test('15:30, too late for a callout today: no offer, "choose another day" and the call button', async () => {
+    jest.setSystemTime(new Date('2026-11-24T15:30:00+08:00'));
+    picker([passed('8-10 AM'), passed('10-12 AM'), passed('12-2 PM'), passed('2-4 PM')]);
+    expect(await screen.findByRole('radio', { name: /2-4 PM/ })).toBeDisabled();
+    expect(screen.queryByText(ASAP)).toBeNull();
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'emergency callouts run Monday to Friday, 8am–4pm. Please choose another day. For urgent help, call us.',
+    );
+    expect(screen.queryByRole('button', { name: /^Choose/ })).toBeNull();
+  });
+
+  test('moving a booking (the manage page): no emergency offer or note', async () => {
+    stubFetch({
+      'GET /api/time-slots': { json: [passed('8-10 AM'), free('10-12 AM'), free('12-2 PM'), free('2-4 PM')] },
+    });
+    renderWithSite(<SlotPicker date={TODAY} value="" onChange={jest.fn()} idBase="slot" current="12-2 PM" />);
+    expect(await screen.findByRole('radio', { name: /10-12 AM/ })).toBeDisabled();
+    expect(screen.queryByText(ASAP)).toBeNull();
     expect(screen.queryByRole('note')).not.toBeInTheDocument();
   });
 });

@@ -1,8 +1,53 @@
-import { EMERGENCY_RESPONSE_TIME, emergencySlot, isSlotPast, perthToday, TIME_SLOTS } from '@tyres/kernel';
+import { useEffect, useState } from 'react';
+import {
+  EMERGENCY_RESPONSE_TIME,
+  emergencySlot,
+  isSlotPast,
+  perthToday,
+  TIME_SLOTS,
+  type EmergencySlot,
+} from '@tyres/kernel';
 import { PhoneIcon } from '../components/icons';
+import { HOURS_LONG } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { useTimeSlots, type TimeSlotState } from './api';
 import { MESSAGES } from './schema';
+
+/** How often the picker looks at the clock again (slots pass, the callout hours open and close while it is open). */
+const CLOCK_TICK_MS = 30_000;
+
+/** The current time, re-read every CLOCK_TICK_MS (the browser's clock; Playwright's page.clock in e2e). */
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), CLOCK_TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/**
+ * Today's emergency callout "as soon as possible" (issue 19, the kernel's `emergencySlot`): offered only when a
+ * technician could actually be sent now, i.e. within the callout hours (weekdays from 8:00 until 30 minutes before
+ * closing), on the slot under way that the server still lists free (today has capacity). That is also exactly when
+ * booking records the booking as an emergency callout ("EMERGENCY CALLOUT…" in its notes). Otherwise why not:
+ * - `hours`: outside the callout hours (before 8:00, from 15:30, a weekend);
+ * - `full`: the slot the technician would arrive in has no technician free;
+ * - `not-started`: the arrival falls in a slot that has not started yet (e.g. 9:45 -> 10-12 AM): a normal booking of
+ *   that slot, with no 30-60 minute promise.
+ */
+export type EmergencyOffer =
+  | { kind: 'asap'; slot: EmergencySlot }
+  | { kind: 'hours' | 'not-started'; slot?: EmergencySlot }
+  | { kind: 'full'; slot: EmergencySlot };
+
+export function emergencyOffer(slots: readonly TimeSlotState[], now: Date): EmergencyOffer {
+  const e = emergencySlot(now);
+  if (!e) return { kind: 'hours' };
+  const state = slots.find((s) => s.slot === e.slot);
+  if (!state?.isAvailable) return { kind: 'full', slot: e };
+  return e.started ? { kind: 'asap', slot: e } : { kind: 'not-started', slot: e };
+}
 
 export interface SlotPickerProps {
   /** The chosen date (YYYY-MM-DD), or '' before one is chosen. */
@@ -24,10 +69,13 @@ export interface SlotPickerProps {
  */
 export function SlotPicker({ date, value, onChange, idBase, errorId, current }: SlotPickerProps) {
   const slots = useTimeSlots(date);
-  const now = new Date();
-  // Emergency callout (issue 19): today's slot a technician sent now reaches in 30-60 minutes, even under way.
-  const emergency = !current && date !== '' && date === perthToday(now) ? emergencySlot(now) : undefined;
-  const emergencyState = emergency && slots.data?.find((s) => s.slot === emergency.slot);
+  const now = useNow();
+  // Emergency callout (issue 19): today only, and not when moving a booking (the manage page).
+  const offer =
+    !current && date !== '' && date === perthToday(now) && slots.data
+      ? emergencyOffer(slots.data, now)
+      : undefined;
+  const asapSlot = offer?.kind === 'asap' ? offer.slot.slot : undefined;
   return (
     <fieldset className="bk-fieldset" aria-describedby={errorId}>
       <legend className="bk-label">Time slot</legend>
@@ -49,7 +97,7 @@ export function SlotPicker({ date, value, onChange, idBase, errorId, current }: 
         <div className="bk-slots">
           {TIME_SLOTS.map(({ slot }) => {
             const state = slots.data.find((s) => s.slot === slot);
-            const isEmergency = emergency?.slot === slot;
+            const isEmergency = asapSlot === slot;
             const passed = isSlotPast(date, slot, now) && !isEmergency;
             const isCurrent = current === slot;
             const available = !passed && !isCurrent && state?.isAvailable === true;
@@ -92,39 +140,53 @@ export function SlotPicker({ date, value, onChange, idBase, errorId, current }: 
           })}
         </div>
       )}
-      {emergency && emergencyState && !emergencyState.isAvailable && (
-        <EmergencyFull slots={slots.data ?? []} after={emergency.slot} onChoose={onChange} />
+      {offer && offer.kind !== 'asap' && (
+        <EmergencyNotNow
+          why={offer.kind}
+          next={nextFreeSlot(slots.data ?? [], date, now)}
+          onChoose={onChange}
+        />
       )}
     </fieldset>
   );
 }
 
+/** Today's first slot a normal booking may still take (not started, listed free), if any. */
+function nextFreeSlot(slots: readonly TimeSlotState[], date: string, now: Date): string | undefined {
+  return TIME_SLOTS.map((t) => t.slot).find(
+    (slot) => !isSlotPast(date, slot, now) && slots.some((s) => s.slot === slot && s.isAvailable),
+  );
+}
+
+const NOT_NOW: Record<'hours' | 'full' | 'not-started', string> = {
+  hours: `An emergency callout (${EMERGENCY_RESPONSE_TIME}) is not available right now: emergency callouts run ${HOURS_LONG}.`,
+  full: `No technician is free for an emergency callout today (${EMERGENCY_RESPONSE_TIME}).`,
+  'not-started': `An emergency callout (${EMERGENCY_RESPONSE_TIME}) is not available right now.`,
+};
+
 /**
- * Today has no technician free for an emergency callout: the next free slot today (a button choosing it), else
- * "another day", and the call button (issue 19).
+ * Today, when no technician can be sent now (outside the callout hours, no technician free, or the next slot has
+ * not started): the next free slot today (a button choosing it), else "another day", and the call button (issue 19).
  */
-function EmergencyFull({
-  slots,
-  after,
+function EmergencyNotNow({
+  why,
+  next,
   onChoose,
 }: {
-  slots: TimeSlotState[];
-  after: string;
+  why: 'hours' | 'full' | 'not-started';
+  next: string | undefined;
   onChoose: (slot: string) => void;
 }) {
   const { business } = useSite();
-  const order = TIME_SLOTS.map((s) => s.slot as string);
-  const next = slots.find((s) => s.isAvailable && order.indexOf(s.slot) > order.indexOf(after));
   return (
     <div className="bk-inline-error" role="note">
       <p>
-        No technician is free for an emergency callout today ({EMERGENCY_RESPONSE_TIME}).{' '}
-        {next ? `The next available time today is ${next.slot}.` : 'Please choose another day.'} For urgent
-        help, call us.
+        {NOT_NOW[why]} {next ? `The next available time today is ${next}.` : 'Please choose another day.'} For
+        urgent help, call us.
       </p>
       {next && (
-        <button type="button" className="pub-btn pub-btn--outline" onClick={() => onChoose(next.slot)}>
-          Choose {next.slot}
+        <button type="button" className="pub-btn pub-btn--outline" onClick={() => onChoose(next)}>
+          Choose {next}
         </button>
       )}
       {business.phone && (

@@ -4,6 +4,7 @@ import { PhoneIcon } from '../components/icons';
 import { SERVICE_OPTIONS, PREPAID_SAVING } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { formatMoney, moneyCents } from '../site/format';
+import { surchargedAt, useCardSurcharge } from '../site/surcharge';
 import { AddressField } from './AddressField';
 import { useTyrePrice, type PriceQuote } from './api';
 import { Calendar } from './Calendar';
@@ -114,6 +115,7 @@ export function QuoteSummary({
   prepaid: boolean;
 }) {
   const { business } = useSite();
+  const surcharge = useCardSurcharge();
   if (!quote) {
     return loading ? (
       <p className="bk-hint" role="status">
@@ -141,6 +143,8 @@ export function QuoteSummary({
   const discount = moneyCents(quote.discount);
   // The price before the prepaid discount (spec: "original price shown is total plus 30").
   const was = total + discount;
+  // Prepaid is paid by card: the surcharge at the rate in force, by the kernel's rule billing charges by.
+  const card = prepaid && total > 0n ? surchargedAt(total, surcharge) : undefined;
   return (
     <div className="bk-quote" aria-live="polite">
       <p className="bk-quote__heading">Price</p>
@@ -168,6 +172,18 @@ export function QuoteSummary({
             <span className="bk-quote__total">{formatMoney(total)}</span>
           </dd>
         </div>
+        {card && (
+          <>
+            <div className="bk-quote__line">
+              <dt>Card surcharge ({surcharge.label})</dt>
+              <dd>{formatMoney(card.surcharge)}</dd>
+            </div>
+            <div className="bk-quote__line bk-quote__line--total">
+              <dt>To pay by card</dt>
+              <dd>{formatMoney(card.total)}</dd>
+            </div>
+          </>
+        )}
       </dl>
       {!prepaid && total > 0n && <p className="bk-hint">Prepay online and save {PREPAID_SAVING}.</p>}
     </div>

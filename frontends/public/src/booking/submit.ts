@@ -43,6 +43,8 @@ export type BookingOutcome =
       amount: string;
       currency: string;
       expiresAt?: string;
+      /** The card surcharge rate the quote stores and checkout charges ("1.70", percent), when booking says. */
+      cardSurchargeRate?: string;
       values: BookingValues;
       photosFailed: boolean;
     };
@@ -204,6 +206,7 @@ export async function submitBooking(input: SubmitInput, calls: SubmitCalls): Pro
         amount: answer.amount,
         currency: answer.currency,
         expiresAt: answer.expiresAt,
+        cardSurchargeRate: answer.cardSurchargeRate,
         values,
         photosFailed: await photosFailed(calls, answer.jobId, photos),
       },

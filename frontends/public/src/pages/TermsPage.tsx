@@ -1,13 +1,16 @@
 import { Link } from 'react-router-dom';
-import { CARD_SURCHARGE, LEGAL_LAST_UPDATED, PREPAID_SAVING, QUOTE_VALIDITY } from '../site/content';
+import { LEGAL_LAST_UPDATED, PREPAID_SAVING, QUOTE_VALIDITY } from '../site/content';
 import { phoneLabel, useSite } from '../site/context';
 import { useDocumentMeta } from '../site/head';
 import { termsMeta } from '../site/meta';
+import { useCardSurcharge } from '../site/surcharge';
 
 /** Static terms (spec section 1), last updated October 2024. */
 export default function TermsPage() {
   const site = useSite();
   const { business } = site;
+  // The rate in force (billing), after the prerendered (build-time) one.
+  const surcharge = useCardSurcharge();
   useDocumentMeta(termsMeta(site), site.siteUrl, business.name);
   return (
     <article className="pub-section">
@@ -41,7 +44,7 @@ export default function TermsPage() {
 
         <h2>4. Payment</h2>
         <p>
-          You can prepay online by card when you book, or pay on site. A card surcharge of {CARD_SURCHARGE}{' '}
+          You can prepay online by card when you book, or pay on site. A card surcharge of {surcharge.label}{' '}
           applies to card payments made online. Card payments are processed by our payment provider; we never
           see or store your full card number.
         </p>

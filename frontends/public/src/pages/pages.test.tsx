@@ -6,6 +6,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { createQueryClient } from '@tyres/platform/query-client';
 import { PublicSite } from '../PublicSite';
 import { resetSitePrices } from '../site/prices';
+import { resetCardSurcharge } from '../site/surcharge';
 import { LANDING_SUBURBS } from '../site/suburbs';
 import { BUSINESS, stubFetch } from '../testing/render';
 
@@ -24,6 +25,7 @@ function renderSite(path: string) {
 
 beforeEach(() => {
   resetSitePrices();
+  resetCardSurcharge();
   stubFetch({});
   document.head.innerHTML = '';
 });
@@ -396,5 +398,31 @@ describe('prices in the copy follow the price list in force (issue 19: GET /api/
     expect(
       screen.getByText('All prices include GST. Prepay online when you book and save $30.'),
     ).toBeInTheDocument();
+  });
+});
+
+describe('the card surcharge in the terms is the rate in force (issue 19: GET /api/payments/config)', () => {
+  const payment = (text: string) =>
+    screen.getByText((_, el) => el?.tagName === 'P' && el.textContent === text);
+  const sentence = (rate: string) =>
+    `You can prepay online by card when you book, or pay on site. A card surcharge of ${rate} applies to card ` +
+    'payments made online. Card payments are processed by our payment provider; we never see or store your full ' +
+    'card number.';
+
+  test("first the build's rate (what the prerendered page says), then the rate billing charges now", async () => {
+    stubFetch({
+      'GET /api/payments/config': { json: { mode: 'test', testMode: true, surchargeRate: '0.0125' } },
+    });
+    renderSite('/terms');
+    expect(payment(sentence('1.7%'))).toBeInTheDocument();
+    await waitFor(() => expect(payment(sentence('1.25%'))).toBeInTheDocument());
+    expect(screen.queryByText(/1\.7%/)).toBeNull();
+  });
+
+  test('when billing cannot be asked the prerendered rate stays', async () => {
+    const { calls } = stubFetch({ 'GET /api/payments/config': { status: 503, json: { message: 'down' } } });
+    renderSite('/terms');
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/payments/config')).toBe(true));
+    expect(payment(sentence('1.7%'))).toBeInTheDocument();
   });
 });

@@ -2,13 +2,7 @@
  * The public site's facts and constants (product spec sections 1, 2 and 9). Every claim the site makes comes
  * from here, so the pages, the metadata and the structured data cannot drift apart.
  */
-import {
-  CARD_SURCHARGE_LABEL,
-  formatListPrice,
-  PRICE_LIST,
-  SERVICE_LABELS,
-  type ServiceType,
-} from '@tyres/kernel';
+import { formatListPrice, PRICE_LIST, SERVICE_LABELS, type ServiceType } from '@tyres/kernel';
 
 export const HOURS_SHORT = 'Mon–Fri 8am–4pm';
 export const HOURS_LONG = 'Monday to Friday, 8am–4pm';
@@ -23,8 +17,7 @@ export const PREPAID_SAVING = formatListPrice(PRICE_LIST.prepaidDiscount);
 export const NEW_TYRES_FROM = formatListPrice(PRICE_LIST.newTyresBasePrice);
 export const CALLOUT_FEE = formatListPrice(PRICE_LIST.calloutFee);
 export const PUNCTURE_REPAIR = formatListPrice(PRICE_LIST.punctureRepair);
-/** The card surcharge rate as billing charges it (the kernel's rule). */
-export const CARD_SURCHARGE = CARD_SURCHARGE_LABEL;
+// The card surcharge rate is on the price list (issue 19): site/surcharge.ts reads the rate in force.
 export const QUOTE_VALIDITY = '7 days';
 export const LEGAL_LAST_UPDATED = 'October 2024';
 
