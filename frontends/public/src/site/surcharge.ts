@@ -55,8 +55,11 @@ export function rateFromFraction(value: unknown): SurchargeRate | undefined {
   return parseSurchargeRate(`${units}.${digits.slice(-2)}`);
 }
 
-/** Display fields billing may add to the config (a percentage such as "1.5%"), read before the decimal rate. */
-const DISPLAY_FIELDS = ['surchargeRateLabel', 'surchargeLabel', 'surchargeRatePercent', 'surchargePercent'];
+/**
+ * The config's printable forms of the same rate ("1.7%", "1.70"), read first when billing sends them (through the
+ * kernel's parser, so the label printed is still the kernel's); an older billing sends only the decimal `surchargeRate`.
+ */
+const DISPLAY_FIELDS = ['surchargeRateLabel', 'surchargeRatePercent'];
 
 /** The rate in a /api/payments/config answer: a display field when there is one, else the decimal `surchargeRate`. */
 export function rateOfConfig(config: unknown): SurchargeRate | undefined {
