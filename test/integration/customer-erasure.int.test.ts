@@ -6,188 +6,36 @@
  * afterwards does not bring anything back. Photo retention: photos are deleted PHOTO_RETENTION_MONTHS after the job
  * was paid, not before.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import pino from 'pino';
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
 import {
   BookingCreated,
   BookingUpdated,
-  createEvent,
-  createPublisher,
   JobDeleted,
   JobStatusChanged,
-  type AnyContract,
   type EventInput,
-  type Publisher,
 } from '@tyres/events';
-import { signIdentity, type StaffRole } from '@tyres/service-kit';
-import {
-  createRabbitAdmin,
-  deleteRedisKeysByPrefix,
-  getAmqpUrl,
-  getRedisUrl,
-  migratedServiceDatabase,
-  uniquePrefix,
-  waitFor,
-  type RabbitAdmin,
-  type TestDatabase,
-} from '@tyres/testkit';
-import { loadServiceConfig as bookingConfig } from '../../services/booking/src/config';
-import { startBooking, type BookingService } from '../../services/booking/src/service';
-import { loadServiceConfig as jobsConfig } from '../../services/jobs/src/config';
-import { startJobsService } from '../../services/jobs/src/service';
-import { loadServiceConfig as billingConfig } from '../../services/billing/src/config';
-import { startBilling } from '../../services/billing/src/service';
-import { loadServiceConfig as reportingConfig } from '../../services/reporting/src/config';
-import { startReporting } from '../../services/reporting/src/service';
-import { loadServiceConfig as notifyConfig } from '../../services/notify/src/config';
-import { startNotify } from '../../services/notify/src/service';
+import { waitFor } from '@tyres/testkit';
+import type { BookingService } from '../../services/booking/src/service';
 import { pdfText } from '../../services/billing/test/pdf-text';
+import { call, startMultiService, type MultiServiceStack } from '../support/multi-service';
 
 jest.setTimeout(180_000);
 
 const SERVICES = ['booking', 'jobs', 'billing', 'reporting', 'notify'] as const;
 type Service = (typeof SERVICES)[number];
-const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-
-interface Stack {
-  url: Record<Service, string>;
-  pg: Record<Service, Pool>;
-  booking: BookingService;
-  clock: { offsetMs: number; now: () => Date };
-  identity(role: StaffRole): Record<string, string>;
-  publish<C extends AnyContract>(contract: C, data: EventInput<C>): Promise<string>;
-  stop(): Promise<void>;
-}
+type Stack = MultiServiceStack<Service> & { booking: BookingService };
 
 async function startStack(label: string): Promise<Stack> {
-  const prefix = uniquePrefix(label);
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const common = {
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    AMQP_URL: await getAmqpUrl(),
-    REDIS_URL: await getRedisUrl(),
-    EVENT_PREFIX: prefix,
-    REDIS_PREFIX: prefix,
-    INTERNAL_JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    LOG_LEVEL: 'silent',
-    SHUTDOWN_TIMEOUT_MS: '5000',
-  };
-  const dbs = {} as Record<Service, TestDatabase>;
-  for (const s of SERVICES) dbs[s] = await migratedServiceDatabase(s, `${label}-${s}`);
-  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
-
-  const booking = await startBooking(
-    bookingConfig({
-      ...common,
-      DATABASE_URL: dbs.booking.url,
-      BOOKING_HORIZON_DAYS: '3660',
-      HOLD_SWEEP_INTERVAL_MS: '250',
-      PHOTO_RETENTION_MONTHS: '12',
-    }),
-    silent,
-    { clock: clock.now },
-  );
-  const bookingUrl = `http://127.0.0.1:${booking.runtime.server.port}`;
-  const jobs = await startJobsService(
-    { ...jobsConfig({ ...common, DATABASE_URL: dbs.jobs.url, BOOKING_URL: bookingUrl }), PORT: 0 },
-    silent,
-  );
-  const billing = await startBilling(
-    {
-      ...billingConfig({
-        ...common,
-        DATABASE_URL: dbs.billing.url,
-        BOOKING_URL: bookingUrl,
-        BUSINESS_NAME: 'Perth Mobile Tyres Test',
-        BUSINESS_ABN: '12 345 678 901',
-        BUSINESS_PHONE: '08 9000 0000',
-        BUSINESS_EMAIL: 'accounts@tyres.test',
-      }),
-      PORT: 0,
-    },
-    silent,
-  );
-  const reporting = await startReporting(
-    { ...reportingConfig({ ...common, DATABASE_URL: dbs.reporting.url }), PORT: 0 },
-    silent,
-  );
-  const notify = await startNotify(
-    notifyConfig({ ...common, DATABASE_URL: dbs.notify.url, CONFIRMATION_LINK_WAIT_MS: '300' }),
-    silent,
+  const stack = await startMultiService({
+    label,
+    services: SERVICES,
+    bookingEnv: { BOOKING_HORIZON_DAYS: '3660', HOLD_SWEEP_INTERVAL_MS: '250', PHOTO_RETENTION_MONTHS: '12' },
+    notifyEnv: { CONFIRMATION_LINK_WAIT_MS: '300' },
     // The middle of a Perth day: quiet hours never hold the messages of this suite.
-    { now: () => new Date(`${new Date().toISOString().slice(0, 10)}T04:00:00Z`) },
-  );
-  const runtimes = {
-    booking: booking.runtime,
-    jobs,
-    billing: billing.runtime,
-    reporting,
-    notify: notify.runtime,
-  };
-  for (const s of SERVICES)
-    await waitFor(() => runtimes[s].bus.isReady(), { timeoutMs: 20_000, message: `${s} consumer` });
-  const url = {} as Record<Service, string>;
-  const pg = {} as Record<Service, Pool>;
-  for (const s of SERVICES) {
-    url[s] = `http://127.0.0.1:${runtimes[s].server.port}`;
-    pg[s] = new Pool({ connectionString: dbs[s].url, max: 2 });
-    pg[s].on('error', () => undefined);
-  }
-  const publisher: Publisher = createPublisher({ url: common.AMQP_URL, prefix, name: `${label}-replay` });
-  const admin: RabbitAdmin = await createRabbitAdmin(common.AMQP_URL);
-  return {
-    url,
-    pg,
-    booking,
-    clock,
-    identity: (role) => {
-      const id = randomUUID();
-      return {
-        'x-identity-token': signIdentity(privatePem, { id, username: `${role}-${id.slice(0, 6)}`, role }),
-      };
-    },
-    async publish(contract, data) {
-      const event = createEvent(contract, data, { source: 'test', correlationId: randomUUID() });
-      await publisher.publish(event);
-      return event.id;
-    },
-    async stop() {
-      await publisher.close().catch(() => undefined);
-      for (const s of [...SERVICES].reverse()) await runtimes[s].shutdown('test done').catch(() => undefined);
-      for (const s of SERVICES) await pg[s].end().catch(() => undefined);
-      await deleteRedisKeysByPrefix(prefix).catch(() => undefined);
-      await admin.cleanup(prefix, { services: [...SERVICES] }).catch(() => undefined);
-      await admin.close().catch(() => undefined);
-      for (const s of SERVICES) await dbs[s].drop().catch(() => undefined);
-    },
-  };
-}
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    notifyNow: () => new Date(`${new Date().toISOString().slice(0, 10)}T04:00:00Z`),
   });
-  const buffer = Buffer.from(await res.arrayBuffer());
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of five services, read field by field
-  let json: any;
-  try {
-    json = JSON.parse(buffer.toString('utf8'));
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, body: json, buffer };
+  return { ...stack, booking: stack.booking! };
 }
 
 /** Every row of every table of a schema, as text, that contains one of `needles` (case-insensitive). */

@@ -9,164 +9,44 @@
  *  - an older job.updated delivered late (a replay with a new envelope) does not bring the old price back, and a
  *    staff edit of the notes made before the customer's own correction does not overwrite it (last writer per field).
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import pino from 'pino';
-import { createEvent, createPublisher, JobUpdated, type EventInput, type Publisher } from '@tyres/events';
+import { randomUUID } from 'node:crypto';
+import { JobUpdated, type EventInput } from '@tyres/events';
 import { slotStartsAt, type TimeSlot } from '@tyres/kernel';
-import { signIdentity, type StaffRole } from '@tyres/service-kit';
-import {
-  createRabbitAdmin,
-  deleteRedisKeysByPrefix,
-  getAmqpUrl,
-  getRedisUrl,
-  migratedServiceDatabase,
-  uniquePrefix,
-  waitFor,
-  type RabbitAdmin,
-  type TestDatabase,
-} from '@tyres/testkit';
-import { loadServiceConfig as bookingConfig } from '../../services/booking/src/config';
-import { startBooking } from '../../services/booking/src/service';
-import { loadServiceConfig as jobsConfig } from '../../services/jobs/src/config';
-import { startJobsService } from '../../services/jobs/src/service';
-import { loadServiceConfig as billingConfig } from '../../services/billing/src/config';
-import { startBilling } from '../../services/billing/src/service';
+import { waitFor } from '@tyres/testkit';
 import { bookingBody, businessDays, EventObserver } from '../../services/booking/test/integration/harness';
+import { call, startMultiService, type MultiServiceStack } from '../support/multi-service';
 
 jest.setTimeout(180_000);
 
 const SERVICES = ['booking', 'jobs', 'billing'] as const;
 type Service = (typeof SERVICES)[number];
-const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const HOUR = 3_600_000;
 
-interface Stack {
-  url: Record<Service, string>;
-  pg: Record<Service, Pool>;
+interface Stack extends Omit<MultiServiceStack<Service>, 'publish'> {
   events: EventObserver;
-  /** Booking's clock: the real time plus offsetMs (jobs and billing keep the real time). */
-  clock: { offsetMs: number; now: () => Date };
-  identity(role: StaffRole): Record<string, string>;
   publish(data: EventInput<typeof JobUpdated>): Promise<string>;
-  stop(): Promise<void>;
 }
 
 async function startStack(label: string): Promise<Stack> {
-  const prefix = uniquePrefix(label);
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const amqpUrl = await getAmqpUrl();
-  const common = {
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    AMQP_URL: amqpUrl,
-    REDIS_URL: await getRedisUrl(),
-    EVENT_PREFIX: prefix,
-    REDIS_PREFIX: prefix,
-    INTERNAL_JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    LOG_LEVEL: 'silent',
-    SHUTDOWN_TIMEOUT_MS: '5000',
-  };
-  const dbs = {} as Record<Service, TestDatabase>;
-  for (const s of SERVICES) dbs[s] = await migratedServiceDatabase(s, `${label}-${s}`);
-  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
-  const admin: RabbitAdmin = await createRabbitAdmin(amqpUrl);
-
-  const booking = await startBooking(
-    bookingConfig({
-      ...common,
-      DATABASE_URL: dbs.booking.url,
+  const stack = await startMultiService({
+    label,
+    services: SERVICES,
+    bookingEnv: {
       BOOKING_HORIZON_DAYS: '3660',
       HOLD_SWEEP_INTERVAL_MS: '250',
       PUBLIC_SITE_URL: 'https://tyres.test',
-    }),
-    silent,
-    { clock: clock.now },
-  );
-  const events = await EventObserver.attach(amqpUrl, prefix, admin);
-  const bookingUrl = `http://127.0.0.1:${booking.runtime.server.port}`;
-  const jobs = await startJobsService(
-    { ...jobsConfig({ ...common, DATABASE_URL: dbs.jobs.url, BOOKING_URL: bookingUrl }), PORT: 0 },
-    silent,
-  );
-  const billing = await startBilling(
-    {
-      ...billingConfig({
-        ...common,
-        DATABASE_URL: dbs.billing.url,
-        BOOKING_URL: bookingUrl,
-        BUSINESS_NAME: 'Perth Mobile Tyres Test',
-        BUSINESS_ABN: '12 345 678 901',
-        BUSINESS_PHONE: '08 9000 0000',
-        BUSINESS_EMAIL: 'accounts@tyres.test',
-      }),
-      PORT: 0,
     },
-    silent,
-  );
-  const runtimes = { booking: booking.runtime, jobs, billing: billing.runtime };
-  for (const s of SERVICES)
-    await waitFor(() => runtimes[s].bus.isReady(), { timeoutMs: 20_000, message: `${s} consumer` });
-  const url = {} as Record<Service, string>;
-  const pg = {} as Record<Service, Pool>;
-  for (const s of SERVICES) {
-    url[s] = `http://127.0.0.1:${runtimes[s].server.port}`;
-    pg[s] = new Pool({ connectionString: dbs[s].url, max: 2 });
-    pg[s].on('error', () => undefined);
-  }
-  const publisher: Publisher = createPublisher({ url: amqpUrl, prefix, name: `${label}-replay` });
+  });
+  const events = await EventObserver.attach(stack.amqpUrl, stack.prefix, stack.rabbit);
   return {
-    url,
-    pg,
+    ...stack,
     events,
-    clock,
-    identity: (role) => {
-      const id = randomUUID();
-      return {
-        'x-identity-token': signIdentity(privatePem, { id, username: `${role}-${id.slice(0, 6)}`, role }),
-      };
-    },
-    async publish(data) {
-      const event = createEvent(JobUpdated, data, { source: 'test', correlationId: randomUUID() });
-      await publisher.publish(event);
-      return event.id;
-    },
+    publish: (data) => stack.publish(JobUpdated, data),
     async stop() {
       await events.close();
-      await publisher.close().catch(() => undefined);
-      for (const s of [...SERVICES].reverse()) await runtimes[s].shutdown('test done').catch(() => undefined);
-      for (const s of SERVICES) await pg[s].end().catch(() => undefined);
-      await deleteRedisKeysByPrefix(prefix).catch(() => undefined);
-      await admin.cleanup(prefix, { services: [...SERVICES] }).catch(() => undefined);
-      await admin.close().catch(() => undefined);
-      for (const s of SERVICES) await dbs[s].drop().catch(() => undefined);
+      await stack.stop();
     },
   };
-}
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of three services, read field by field
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, body: json };
 }
 
 let stack: Stack;

@@ -5,160 +5,28 @@
  * reporting's facts (the P&L's job revenue moves, and a rebuild from the stored events gives the same figures).
  * Done when: "an edited job's new price reaches the generated invoice".
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import pino from 'pino';
+import { randomUUID } from 'node:crypto';
 import {
   BookingCreated,
   BookingUpdated,
-  createEvent,
-  createPublisher,
   CustomerErased,
   UserCreated,
-  type AnyContract,
   type EventInput,
-  type Publisher,
 } from '@tyres/events';
 import { perthToday } from '@tyres/kernel';
-import { signIdentity, type StaffRole } from '@tyres/service-kit';
-import {
-  createRabbitAdmin,
-  deleteRedisKeysByPrefix,
-  getAmqpUrl,
-  getRedisUrl,
-  migratedServiceDatabase,
-  uniquePrefix,
-  waitFor,
-  type RabbitAdmin,
-  type TestDatabase,
-} from '@tyres/testkit';
-import { loadServiceConfig as jobsConfig } from '../../services/jobs/src/config';
-import { startJobsService } from '../../services/jobs/src/service';
-import { loadServiceConfig as billingConfig } from '../../services/billing/src/config';
-import { startBilling } from '../../services/billing/src/service';
-import { loadServiceConfig as reportingConfig } from '../../services/reporting/src/config';
-import { startReporting } from '../../services/reporting/src/service';
+import { waitFor } from '@tyres/testkit';
 import { createDb as reportingDb } from '../../services/reporting/src/db/client';
 import { rebuildProjections } from '../../services/reporting/src/app/rebuild';
+import { call, startMultiService, type MultiServiceStack } from '../support/multi-service';
 
 jest.setTimeout(180_000);
 
 const SERVICES = ['jobs', 'billing', 'reporting'] as const;
 type Service = (typeof SERVICES)[number];
-const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+type Stack = MultiServiceStack<Service>;
 
-interface Stack {
-  url: Record<Service, string>;
-  pg: Record<Service, Pool>;
-  dbUrl: Record<Service, string>;
-  identity(role: StaffRole, id?: string): Record<string, string>;
-  publish<C extends AnyContract>(contract: C, data: EventInput<C>): Promise<string>;
-  stop(): Promise<void>;
-}
-
-async function startStack(label: string): Promise<Stack> {
-  const prefix = uniquePrefix(label);
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const common = {
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    AMQP_URL: await getAmqpUrl(),
-    REDIS_URL: await getRedisUrl(),
-    EVENT_PREFIX: prefix,
-    REDIS_PREFIX: prefix,
-    INTERNAL_JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    LOG_LEVEL: 'silent',
-    SHUTDOWN_TIMEOUT_MS: '5000',
-  };
-  const dbs = {} as Record<Service, TestDatabase>;
-  for (const s of SERVICES) dbs[s] = await migratedServiceDatabase(s, `${label}-${s}`);
-  // Nothing here reaches booking (no reschedule, cancel or delete): an address nobody listens on.
-  const bookingUrl = 'http://127.0.0.1:9';
-  const jobs = await startJobsService(
-    { ...jobsConfig({ ...common, DATABASE_URL: dbs.jobs.url, BOOKING_URL: bookingUrl }), PORT: 0 },
-    silent,
-  );
-  const billing = await startBilling(
-    {
-      ...billingConfig({
-        ...common,
-        DATABASE_URL: dbs.billing.url,
-        BOOKING_URL: bookingUrl,
-        BUSINESS_NAME: 'Perth Mobile Tyres Test',
-        BUSINESS_ABN: '12 345 678 901',
-        BUSINESS_PHONE: '08 9000 0000',
-        BUSINESS_EMAIL: 'accounts@tyres.test',
-      }),
-      PORT: 0,
-    },
-    silent,
-  );
-  const reporting = await startReporting(
-    { ...reportingConfig({ ...common, DATABASE_URL: dbs.reporting.url }), PORT: 0 },
-    silent,
-  );
-  const runtimes = { jobs, billing: billing.runtime, reporting };
-  for (const s of SERVICES)
-    await waitFor(() => runtimes[s].bus.isReady(), { timeoutMs: 20_000, message: `${s} consumer` });
-  const url = {} as Record<Service, string>;
-  const pg = {} as Record<Service, Pool>;
-  const dbUrl = {} as Record<Service, string>;
-  for (const s of SERVICES) {
-    url[s] = `http://127.0.0.1:${runtimes[s].server.port}`;
-    pg[s] = new Pool({ connectionString: dbs[s].url, max: 2 });
-    pg[s].on('error', () => undefined);
-    dbUrl[s] = dbs[s].url;
-  }
-  const publisher: Publisher = createPublisher({ url: common.AMQP_URL, prefix, name: `${label}-test` });
-  const admin: RabbitAdmin = await createRabbitAdmin(common.AMQP_URL);
-  return {
-    url,
-    pg,
-    dbUrl,
-    identity: (role, id = randomUUID()) => ({
-      'x-identity-token': signIdentity(privatePem, { id, username: `${role}-${id.slice(0, 6)}`, role }),
-    }),
-    async publish(contract, data) {
-      const event = createEvent(contract, data, { source: 'test', correlationId: randomUUID() });
-      await publisher.publish(event);
-      return event.id;
-    },
-    async stop() {
-      await publisher.close().catch(() => undefined);
-      for (const s of [...SERVICES].reverse()) await runtimes[s].shutdown('test done').catch(() => undefined);
-      for (const s of SERVICES) await pg[s].end().catch(() => undefined);
-      await deleteRedisKeysByPrefix(prefix).catch(() => undefined);
-      await admin.cleanup(prefix, { services: [...SERVICES] }).catch(() => undefined);
-      await admin.close().catch(() => undefined);
-      for (const s of SERVICES) await dbs[s].drop().catch(() => undefined);
-    },
-  };
-}
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of three services, read field by field
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, body: json };
-}
+const startStack = (label: string): Promise<Stack> =>
+  startMultiService({ label, services: SERVICES, publisherName: `${label}-test` });
 
 let stack: Stack;
 let admin: Record<string, string>;
