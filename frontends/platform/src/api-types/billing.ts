@@ -423,7 +423,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Live (Stripe.js) or the labelled test mode, and the surcharge rate */
+    /** Live (Stripe.js) or the labelled test mode, and the card surcharge rate in force */
     get: operations['getPaymentConfig'];
     put?: never;
     post?: never;
@@ -898,10 +898,20 @@ export interface components {
       mode: 'live' | 'test';
       testMode: boolean;
       /**
-       * @description The seeded rate as a fraction, kept for old clients. The rate charged is on the price list and comes with each payment intent (surchargeRate).
+       * @description The card surcharge rate in force now (booking’s price list) as a decimal fraction ("0.017" = 1.70%), the shape old clients read. A payment is charged at the rate its intent states (surchargeRate there).
        * @example 0.017
        */
       surchargeRate: string;
+      /**
+       * @description The same rate as a percentage with two places, as the price list stores it.
+       * @example 1.70
+       */
+      surchargeRatePercent: string;
+      /**
+       * @description The same rate as the business writes it, for printing ("1.7%", "1.5%", "2%").
+       * @example 1.7%
+       */
+      surchargeRateLabel: string;
       /** @description Test mode only. */
       message?: string;
       /**
@@ -2959,6 +2969,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PaymentConfig'];
+        };
+      };
+      /** @description Temporarily unavailable: "Card payments are unavailable for a moment: we could not confirm the card surcharge. Please try again in a few minutes." */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };

@@ -65,7 +65,7 @@ export interface paths {
     head?: never;
     /**
      * Edit a job after booking (admin): price, address, vehicle, notes, tyre details, with a reason
-     * @description Only the fields sent change; `reason` is required and `version` is the edit version the form was opened at (GET …/history): another edit since then is 409, nothing is overwritten unseen. The price is a decimal string, 0 or more, at most 2 places. The price of a job with an invoice that is not cancelled, of a paid job or of a cancelled job cannot change (409): change the invoice, or cancel it and generate it again. Each edit is kept in the history and announced as JobUpdated (billing, reporting).
+     * @description Only the fields sent change; `reason` is required and `version` is the edit version the form was opened at (GET …/history): another edit since then is 409, nothing is overwritten unseen. The price is a decimal string, 0 or more, at most 2 places, at most 99999999.99 (the money limit of invoice lines). The price of a job with an invoice that is not cancelled, of a paid job or of a cancelled job cannot change (409): change the invoice, or cancel it and generate it again. Each edit is kept in the history and announced as JobUpdated (billing, reporting).
      */
     patch: operations['editJob'];
     trace?: never;
@@ -852,7 +852,7 @@ export interface operations {
           'application/json': components['schemas']['JobDetail'];
         };
       };
-      /** @description Bad request: "Price must be an amount of 0 or more with at most 2 decimal places, e.g. "189.50""; "Please give a reason for the change"; "Reason must be at most 500 characters"; "version must be the whole number the job history gave (0 for a job never edited)"; "Change at least one field"; "Tyre quantity must be a whole number from 1 to 4, or null"; "Please enter the tyre size as width/profile R rim, e.g. 205/55R16"; "Full address is required"; "Suburb is required"; "Please enter a valid postcode"; "Vehicle make is required"; "Vehicle model is required"; "Registration is required"; "Registration is too long"; "Vehicle color is too long"; "Notes are too long (2000 characters at most)"; "Tyre brand is too long"; "Vehicle year must be between 1900 and {maxYear}"; "Unrecognized key: "{key}""; "Nothing changed: the job already has these values" */
+      /** @description Bad request: "Price must be an amount of 0 or more with at most 2 decimal places, e.g. "189.50""; "Price must be at most 99999999.99"; "Please give a reason for the change"; "Reason must be at most 500 characters"; "version must be the whole number the job history gave (0 for a job never edited)"; "Change at least one field"; "Tyre quantity must be a whole number from 1 to 4, or null"; "Please enter the tyre size as width/profile R rim, e.g. 205/55R16"; "Full address is required"; "Suburb is required"; "Please enter a valid postcode"; "Vehicle make is required"; "Vehicle model is required"; "Registration is required"; "Registration is too long"; "Vehicle color is too long"; "Notes are too long (2000 characters at most)"; "Tyre brand is too long"; "Vehicle year must be between 1900 and {maxYear}"; "Unrecognized key: "{key}""; "Nothing changed: the job already has these values" */
       400: {
         headers: {
           [name: string]: unknown;

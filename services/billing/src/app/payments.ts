@@ -5,6 +5,7 @@ import {
   formatMoney,
   parseMoneyInput,
   parseSurchargeRate,
+  type SurchargeRate,
   withCardSurcharge,
 } from '@tyres/kernel';
 import { rateColumn } from '../domain/pay-invoice';
@@ -116,6 +117,14 @@ export class Payments {
 
   get mode(): 'live' | 'test' {
     return this.deps.provider.mode;
+  }
+
+  /**
+   * The card surcharge rate in force now (booking's price list, GET /internal/card-surcharge-rate: the path the
+   * pay-an-invoice page and its payment intent use). Booking unreachable or answering badly: 503, never a guess.
+   */
+  surchargeRateInForce(forward: Record<string, string | undefined> = {}): Promise<SurchargeRate> {
+    return this.deps.booking.cardSurchargeRate(forward);
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   rateColumn,
   rateLabel,
   rateOfPayment,
+  rateFraction,
 } from './pay-invoice';
 
 describe('paying an invoice by card: the 1.7% surcharge and the amount to pay', () => {
@@ -95,5 +96,19 @@ describe('paying an invoice at the rate stored with the payment (issue 19 item 5
     expect(rateOfPayment({})).toBe(170n);
     expect(rateLabel(150n)).toBe('1.5%');
     expect(rateColumn(150n)).toBe('1.50');
+  });
+});
+
+describe('the rate as /api/payments/config states it (issue 19)', () => {
+  it.each([
+    [170n, '0.017', '1.7%'],
+    [150n, '0.015', '1.5%'],
+    [175n, '0.0175', '1.75%'],
+    [200n, '0.02', '2%'],
+    [500n, '0.05', '5%'],
+    [0n, '0', '0%'],
+  ])('%p basis points: fraction %p, label %p', (bp, fraction, label) => {
+    expect(rateFraction(bp)).toBe(fraction);
+    expect(rateLabel(bp)).toBe(label);
   });
 });

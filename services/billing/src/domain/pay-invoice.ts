@@ -44,6 +44,15 @@ export const rateColumn = (rate: SurchargeRate): string => surchargeRateToWire(r
 /** "1.7%": a rate as the customer reads it. */
 export const rateLabel = (rate: SurchargeRate): string => formatSurchargeRate(rate);
 
+/**
+ * A rate as a decimal fraction ("0.017" for 1.70%, "0.015", "0.0175", "0"): /api/payments/config's `surchargeRate`,
+ * the shape its old clients read. Exact (basis points moved four places), trailing zeros dropped.
+ */
+export function rateFraction(rate: SurchargeRate): string {
+  const text = `${rate / 10_000n}.${(rate % 10_000n).toString().padStart(4, '0')}`;
+  return text.replace(/0+$/, '').replace(/\.$/, '');
+}
+
 /** Invoice statuses a pay link may still be paid in. */
 export const PAYABLE_STATUSES: ReadonlySet<string> = new Set(['draft', 'sent', 'overdue']);
 

@@ -220,7 +220,15 @@ const PaymentConfigSchema = z
     surchargeRate: z.string().meta({
       example: '0.017',
       description:
-        'The seeded rate as a fraction, kept for old clients. The rate charged is on the price list and comes with each payment intent (surchargeRate).',
+        'The card surcharge rate in force now (booking’s price list) as a decimal fraction ("0.017" = 1.70%), the shape old clients read. A payment is charged at the rate its intent states (surchargeRate there).',
+    }),
+    surchargeRatePercent: z.string().meta({
+      example: '1.70',
+      description: 'The same rate as a percentage with two places, as the price list stores it.',
+    }),
+    surchargeRateLabel: z.string().meta({
+      example: '1.7%',
+      description: 'The same rate as the business writes it, for printing ("1.7%", "1.5%", "2%").',
     }),
     message: z.string().optional().meta({ description: 'Test mode only.' }),
     confirmUrl: z
@@ -860,8 +868,11 @@ export const billingPaths: RoutePaths = {
     get: {
       operationId: 'getPaymentConfig',
       tags: ['payments'],
-      summary: 'Live (Stripe.js) or the labelled test mode, and the surcharge rate',
-      responses: { '200': json('The checkout settings', PaymentConfigSchema) },
+      summary: 'Live (Stripe.js) or the labelled test mode, and the card surcharge rate in force',
+      responses: {
+        '200': json('The checkout settings', PaymentConfigSchema),
+        ...errors({ 503: SURCHARGE_RATE_UNAVAILABLE }),
+      },
     },
   },
   '/api/payments/test-mode/confirm': {

@@ -1,18 +1,13 @@
 import express, { Router, type RequestHandler } from 'express';
 import { parseOr400 } from '@tyres/service-kit';
-import { CARD_SURCHARGE_PER_MILLE, formatAud } from '@tyres/kernel';
-import { rateLabel, rateOfPayment } from '../domain/pay-invoice';
+import { formatAud } from '@tyres/kernel';
+import { rateColumn, rateFraction, rateLabel, rateOfPayment } from '../domain/pay-invoice';
 import type { Payments } from '../app/payments';
 import { centsOf, moneyString } from '../domain/money';
 import { TEST_CARDS_HELP } from '../domain/test-cards';
 import { paymentIntentSchema, testConfirmSchema } from './schemas';
 
 const TEST_MODE_LABEL = 'TEST MODE - no real payment will be taken.';
-/**
- * The seeded surcharge rate as a decimal fraction ("0.017"), kept for old clients of /api/payments/config. The rate a
- * payment is charged at is the quote's (booking's price list): the payment intent's message and amounts carry it.
- */
-const SURCHARGE_RATE = `0.${CARD_SURCHARGE_PER_MILLE.toString().padStart(3, '0')}`;
 
 function surchargeMessage(rate: string, surcharge: bigint, mode: 'live' | 'test'): string {
   const message = `A card surcharge of ${rate} (${formatAud(surcharge)}) applies to card payments.`;
@@ -64,12 +59,21 @@ export function paymentRoutes(payments: Payments): Router {
     });
   });
 
-  /** What the checkout page needs to know: live (Stripe.js) or the labelled test mode. */
-  r.get('/api/payments/config', (_req, res) => {
+  /**
+   * What the checkout page needs to know: live (Stripe.js) or the labelled test mode, and the card surcharge rate in
+   * force now (booking's price list, the pay page's path; 503 when booking cannot confirm it, never a guessed rate).
+   */
+  r.get('/api/payments/config', async (req, res) => {
+    const rate = await payments.surchargeRateInForce({
+      'x-request-id': req.correlationId,
+      'x-identity-token': req.header('x-identity-token'),
+    });
     res.json({
       mode,
       testMode: mode === 'test',
-      surchargeRate: SURCHARGE_RATE,
+      surchargeRate: rateFraction(rate),
+      surchargeRatePercent: rateColumn(rate),
+      surchargeRateLabel: rateLabel(rate),
       ...(mode === 'test'
         ? { message: `${TEST_MODE_LABEL} ${TEST_CARDS_HELP}`, confirmUrl: '/api/payments/test-mode/confirm' }
         : {}),

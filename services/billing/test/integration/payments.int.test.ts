@@ -104,7 +104,44 @@ describe('card payments in test mode (no Stripe keys)', () => {
     expect(await svc.ctx.db.payment.count({ where: { clientSecret: res.body.clientSecret } })).toBe(1);
 
     const config = await api().get('/api/payments/config');
-    expect(config.body).toMatchObject({ mode: 'test', testMode: true, surchargeRate: '0.017' });
+    expect(config.body).toMatchObject({
+      mode: 'test',
+      testMode: true,
+      surchargeRate: '0.017',
+      surchargeRatePercent: '1.70',
+      surchargeRateLabel: '1.7%',
+    });
+  });
+
+  it('states the card surcharge rate in force on the price list in /api/payments/config (issue 19), or 503', async () => {
+    try {
+      fake.rate.value = '1.50';
+      const changed = await api().get('/api/payments/config');
+      expect(changed.status).toBe(200);
+      expect(changed.body).toMatchObject({
+        mode: 'test',
+        testMode: true,
+        surchargeRate: '0.015',
+        surchargeRatePercent: '1.50',
+        surchargeRateLabel: '1.5%',
+      });
+      expect(fake.calls.at(-1)?.url).toBe('/internal/card-surcharge-rate');
+      fake.rate.value = '1.75';
+      expect((await api().get('/api/payments/config')).body).toMatchObject({
+        surchargeRate: '0.0175',
+        surchargeRatePercent: '1.75',
+        surchargeRateLabel: '1.75%',
+      });
+      // Booking cannot confirm the rate: no guessed rate is shown.
+      fake.rate.value = null;
+      const down = await api().get('/api/payments/config');
+      expect(down.status).toBe(503);
+      expect(down.body.message).toBe(
+        'Card payments are unavailable for a moment: we could not confirm the card surcharge. Please try again in a few minutes.',
+      );
+    } finally {
+      fake.rate.value = '1.70';
+    }
   });
 
   it("charges the prepaid quote's own surcharge rate (issue 19: stored with the quote) and records it", async () => {
