@@ -4,7 +4,7 @@ import { typedApi } from '@tyres/platform/typed-api';
 
 const billing = typedApi<paths>();
 
-/** GET /api/pay/{token}: the invoice, the 1.7% card surcharge and the amount to pay. */
+/** GET /api/pay/{token}: the invoice, the card surcharge (at the rate in force) and the amount to pay. */
 export type PayInvoice = components['schemas']['PayInvoice'];
 /** POST /api/pay/{token}/payment-intent: the PaymentIntent (the checkout's shape, plus the invoice number). */
 export type InvoicePaymentIntent = components['schemas']['InvoicePaymentIntent'];
