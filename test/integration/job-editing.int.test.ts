@@ -6,13 +6,7 @@
  * Done when: "an edited job's new price reaches the generated invoice".
  */
 import { randomUUID } from 'node:crypto';
-import {
-  BookingCreated,
-  BookingUpdated,
-  CustomerErased,
-  UserCreated,
-  type EventInput,
-} from '@tyres/events';
+import { BookingCreated, BookingUpdated, CustomerErased, UserCreated, type EventInput } from '@tyres/events';
 import { perthToday } from '@tyres/kernel';
 import { waitFor } from '@tyres/testkit';
 import { createDb as reportingDb } from '../../services/reporting/src/db/client';
@@ -402,5 +396,93 @@ describe('an admin edits a job after booking', () => {
     const later = await edit(jobId, { address: '99 New Road', reason: 'Moved', version: 1 });
     expect(later.status).toBe(200);
     expect(later.body.address).toBe('Erased');
+  });
+});
+
+describe('a price edit racing Generate Invoice (issue 19: concurrency is correctness)', () => {
+  const invoiceOf = (jobId: string) =>
+    stack.pg.billing.query<{ status: string; total: string; lines: string | null }>(
+      `SELECT i.status, i.total_amount::text AS total,
+              (SELECT sum(total_price)::text FROM billing.customer_invoice_items WHERE customer_invoice_id = i.id) AS lines
+         FROM billing.customer_invoices i WHERE i.job_id = $1 AND i.status <> 'cancelled'`,
+      [jobId],
+    );
+
+  /** One round: the edit and Generate sent together (one of them up to 300 ms later, at random); the outcome. */
+  async function round(n: number) {
+    const { jobId, jobNumber } = await bookJob({ customerValue: '100.00' });
+    const price = `${150 + n}.${String(n % 100).padStart(2, '0')}`;
+    const generate = () =>
+      call(stack.url.billing, 'POST', `/api/dashboard/customer-invoices/generate/${jobId}`, undefined, admin);
+    const priceEdit = () => edit(jobId, { customerValue: price, reason: `Race ${n}`, version: 0 });
+    const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Positive: the edit goes that many ms after Generate (up to 300: sometimes after jobs has heard of the invoice,
+    // then it is refused); negative: Generate goes after the edit.
+    const skew = Math.floor(Math.random() * 330) - 30;
+    const [edited, generated] = await Promise.all([
+      delay(Math.max(0, skew)).then(priceEdit),
+      delay(Math.max(0, -skew)).then(generate),
+    ]);
+    expect(generated.status).toBe(201);
+    if (edited.status === 409) {
+      // Refused: jobs already knew of the invoice. Job and invoice both keep the old price.
+      expect(edited.body.message).toMatch(new RegExp(`^Job ${jobNumber} has invoice `));
+      expect(
+        (await one('jobs', 'SELECT customer_value::text AS v FROM jobs.jobs WHERE id = $1', [jobId]))?.v,
+      ).toBe('100.00');
+    } else {
+      expect(edited.status).toBe(200);
+      // Accepted: once billing has applied the edit (whichever committed first), the invoice is at the new price.
+      await waitFor(
+        () =>
+          one('billing', 'SELECT 1 FROM billing.job_snapshots WHERE job_id = $1 AND edit_version = 1', [
+            jobId,
+          ]),
+        { message: `billing applies the edit of round ${n}`, timeoutMs: 20_000 },
+      );
+    }
+    const final = edited.status === 200 ? price : '100.00';
+    const { rows } = await invoiceOf(jobId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toEqual({ status: 'draft', total: final, lines: final });
+    return edited.status === 200 ? 'edited' : 'refused';
+  }
+
+  it('ends with the invoice at the job’s final price, or the edit refused, every time', async () => {
+    const outcomes: string[] = [];
+    const rounds = 30;
+    for (let start = 0; start < rounds; start += 5)
+      outcomes.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(5, rounds - start) }, (_, i) => round(start + i)),
+        )),
+      );
+    expect(outcomes).toHaveLength(rounds);
+  });
+
+  it('an invoice Generate made first follows an edit jobs accepted before it knew of it', async () => {
+    // Generate first, the edit sent before jobs hears of the invoice: simulated by editing immediately.
+    const { jobId } = await bookJob({ customerValue: '100.00' });
+    const generated = await call(
+      stack.url.billing,
+      'POST',
+      `/api/dashboard/customer-invoices/generate/${jobId}`,
+      undefined,
+      admin,
+    );
+    expect(generated.status).toBe(201);
+    const edited = await edit(jobId, { customerValue: '120.00', reason: 'Extra valve', version: 0 });
+    if (edited.status === 200) {
+      await waitFor(async () => (await invoiceOf(jobId)).rows[0]?.total === '120.00', {
+        message: 'the draft follows the edit',
+        timeoutMs: 20_000,
+      });
+      // jobs hears of the updated invoice too: a second price edit is now refused.
+      await waitFor(
+        async () =>
+          (await edit(jobId, { customerValue: '130.00', reason: 'Again', version: 1 })).status === 409,
+        { message: 'jobs refuses once it knows of the invoice', timeoutMs: 20_000 },
+      );
+    } else expect(edited.status).toBe(409);
   });
 });

@@ -62,6 +62,7 @@ import {
 } from '../domain/invoice-lines';
 import type { CancellationInvoicePlan } from '../domain/cancellation';
 import { formatInvoiceNumber } from '../domain/invoice-number';
+import { invoiceFollowsEdit, linesDiffer } from '../domain/job-price-follow';
 import { invoicePayment, rateOfPayment } from '../domain/pay-invoice';
 import { allowsExtraInvoice, statusTimestamps } from '../domain/invoice-status';
 import { centsOf, fitsMoneyColumn, totalsColumns, totalsFit } from '../domain/money';
@@ -790,6 +791,61 @@ export class CustomerInvoices {
       }
       return this.saveAndEmit(tx, invoiceId, data, changed);
     });
+  }
+
+  /**
+   * Issue 19: an admin's job edit (job.updated.v1) reached billing's projection (`before` → `after`, the job's row
+   * locked by the caller, so Generate for this job is not running meanwhile). When the edit changes what Generate
+   * makes (price, tyre details) and the job's active invoice is exactly the draft Generate made from `before`, the
+   * invoice takes the edited job's lines and totals (CustomerInvoiceUpdated). So whichever of the edit and Generate
+   * commits first, the invoice ends at the job's price; a sent or paid invoice, or a draft staff changed, is kept
+   * (see domain/job-price-follow.ts).
+   */
+  async followJobEdit(
+    tx: Tx,
+    before: JobSnapshot,
+    after: JobSnapshot,
+    causation: Causation,
+  ): Promise<
+    | { kind: 'unchanged' | 'no-invoice' }
+    | { kind: 'followed'; invoiceNumber: string; total: string }
+    | { kind: 'kept'; invoiceNumber: string; why: string }
+  > {
+    const old = buildInvoiceLines(jobForInvoice(before));
+    const lines = buildInvoiceLines(jobForInvoice(after));
+    if (!linesDiffer(old, lines)) return { kind: 'unchanged' };
+    const active = await findActiveInvoice(tx, after.jobId);
+    if (!active) return { kind: 'no-invoice' };
+    const invoice = await lockInvoice(tx, active.id);
+    if (!invoice) return { kind: 'no-invoice' };
+    const verdict = invoiceFollowsEdit(
+      {
+        status: invoice.status,
+        amountType: invoice.amountType,
+        lines: invoice.items.map((i) => ({
+          description: i.description,
+          category: i.category,
+          quantity: i.quantity,
+          unitPrice: centsOf(i.unitPrice),
+          totalPrice: centsOf(i.totalPrice),
+          gstFree: i.gstFree,
+        })),
+      },
+      old,
+    );
+    if (verdict.kind === 'keep')
+      return { kind: 'kept', invoiceNumber: invoice.invoiceNumber, why: verdict.why };
+    const totals = assertTotalsFit(invoiceTotals(lines.map(taxLine), 'inclusive'));
+    for (const item of invoice.items) await deleteItem(tx, item.id);
+    for (const row of itemRows(lines)) await insertItem(tx, { ...row, customerInvoiceId: invoice.id });
+    const updated = await this.saveAndEmit(
+      tx,
+      invoice.id,
+      totalsColumns(totals),
+      ['items', 'subtotalAmount', 'gstAmount', 'totalAmount'],
+      causation,
+    );
+    return { kind: 'followed', invoiceNumber: updated.invoiceNumber, total: formatMoney(totals.total) };
   }
 
   /**

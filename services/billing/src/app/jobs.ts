@@ -11,6 +11,7 @@ import type {
 } from '@tyres/events';
 import type { Tx } from '../db/client';
 import type { JobSnapshot } from '../db/generated/client';
+import { lockJob } from '../db/customer-invoices';
 import { findJob, markJobDeleted, updateJob, upsertJobFromBooking } from '../db/jobs';
 import { linkPaymentToJob, lockPaymentsOfBooking } from '../db/payments';
 import {
@@ -53,7 +54,12 @@ async function apply(tx: Tx, jobId: string, change: JobChange): Promise<void> {
  * Each method runs in the transaction of the event's inbox row (src/events/handlers.ts).
  */
 export class JobProjection {
-  constructor(private readonly invoices: Pick<CustomerInvoices, 'ensurePrepaidInvoice' | 'markPaidForJob'>) {}
+  constructor(
+    private readonly invoices: Pick<
+      CustomerInvoices,
+      'ensurePrepaidInvoice' | 'markPaidForJob' | 'followJobEdit'
+    >,
+  ) {}
 
   /**
    * The job, and a prepaid booking's paid invoice when its card payment is already known. Lock order payment → job,
@@ -126,10 +132,30 @@ export class JobProjection {
     );
   }
 
-  /** Issue 19: an admin edited the job (price, address, vehicle, notes, tyre details); a newer version only. */
-  async updated(tx: Tx, event: EventOf<typeof JobUpdated>): Promise<void> {
-    const job = await requireJob(tx, event.data.jobId);
-    await apply(tx, job.jobId, jobEdit(job, event.data));
+  /**
+   * Issue 19: an admin edited the job (price, address, vehicle, notes, tyre details); a newer version only. The job's
+   * row is locked first, as Generate Invoice locks it: the two run one after the other. An edit applied first is in
+   * the invoice Generate makes next; an invoice Generate made first (jobs accepted the edit before it knew of the
+   * invoice) follows the edit while it is still the untouched draft (CustomerInvoices.followJobEdit).
+   */
+  async updated(tx: Tx, event: EventOf<typeof JobUpdated>, logger?: Log): Promise<void> {
+    const job = await lockJob(tx, event.data.jobId);
+    if (!job) throw new JobNotKnownYet(event.data.jobId);
+    const change = jobEdit(job, event.data);
+    if (Object.keys(change).length === 0) return;
+    await apply(tx, job.jobId, change);
+    const after = await requireJob(tx, job.jobId);
+    const outcome = await this.invoices.followJobEdit(tx, job, after, event);
+    if (outcome.kind === 'followed')
+      logger?.info(
+        { jobId: job.jobId, invoiceNumber: outcome.invoiceNumber, total: outcome.total },
+        'job edit: its draft invoice follows the new price',
+      );
+    else if (outcome.kind === 'kept')
+      logger?.error(
+        { jobId: job.jobId, invoiceNumber: outcome.invoiceNumber, why: outcome.why },
+        'job edit changed the price of a job whose invoice cannot follow it: change the invoice in billing',
+      );
   }
 
   /** Deleted jobs stay (their invoices are financial records) but can no longer be invoiced or seen by technicians. */

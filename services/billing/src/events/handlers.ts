@@ -73,7 +73,13 @@ export function billingHandlers(deps: {
     jobCompleted: inbox.handler('billing.jobs.completed', (tx, event) => jobs.completed(tx, event)),
     jobRescheduled: inbox.handler('billing.jobs.rescheduled', (tx, event) => jobs.rescheduled(tx, event)),
     jobDeleted: inbox.handler('billing.jobs.deleted', (tx, event) => jobs.deleted(tx, event)),
-    jobUpdated: inbox.handler('billing.jobs.updated', (tx, event) => jobs.updated(tx, event)),
+    // A job edit may bring its draft invoice up to date (CustomerInvoiceUpdated in the outbox): wake the relay.
+    jobUpdated: waking(
+      inbox.handler<EventOf<typeof JobUpdated>>('billing.jobs.updated', (tx, event, ctx) =>
+        jobs.updated(tx, event, ctx.logger),
+      ),
+      deps.wake,
+    ),
     jobStatusChanged: waking(
       inbox.handler<EventOf<typeof JobStatusChanged>>('billing.jobs.statusChanged', (tx, event, ctx) =>
         jobs.statusChanged(tx, event, ctx.logger),
