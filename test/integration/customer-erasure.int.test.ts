@@ -8,13 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import {
-  BookingCreated,
-  BookingUpdated,
-  JobDeleted,
-  JobStatusChanged,
-  type EventInput,
-} from '@tyres/events';
+import { BookingCreated, BookingUpdated, JobDeleted, JobStatusChanged, type EventInput } from '@tyres/events';
 import { waitFor } from '@tyres/testkit';
 import type { BookingService } from '../../services/booking/src/service';
 import { pdfText } from '../../services/billing/test/pdf-text';

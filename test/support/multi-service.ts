@@ -7,7 +7,13 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import pino from 'pino';
-import { createEvent, createPublisher, type AnyContract, type EventInput, type Publisher } from '@tyres/events';
+import {
+  createEvent,
+  createPublisher,
+  type AnyContract,
+  type EventInput,
+  type Publisher,
+} from '@tyres/events';
 import { signIdentity, type StaffRole } from '@tyres/service-kit';
 import {
   createRabbitAdmin,
@@ -94,7 +100,11 @@ export async function startMultiService<S extends ServiceName>(
   const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
   const rabbit = await createRabbitAdmin(amqpUrl);
 
-  type Runtime = { bus: { isReady(): boolean }; server: { port: number }; shutdown(reason: string): Promise<void> };
+  type Runtime = {
+    bus: { isReady(): boolean };
+    server: { port: number };
+    shutdown(reason: string): Promise<void>;
+  };
   const runtimes = {} as Record<ServiceName, Runtime>;
   let booking: BookingService | undefined;
   // Without booking, nothing may reach it: an address nobody listens on.

@@ -85,7 +85,7 @@ describe('pay links', () => {
 });
 
 describe('paying an invoice at the rate stored with the payment (issue 19 item 5)', () => {
-  it('charges the rate given, half-up, and reads a payment row\'s rate (1.70% when none was recorded)', () => {
+  it("charges the rate given, half-up, and reads a payment row's rate (1.70% when none was recorded)", () => {
     const lines = [{ amount: 21980n }];
     expect(invoicePayment(lines, 'inclusive', 150n).surcharge).toBe(330n);
     expect(invoicePayment(lines, 'inclusive', 150n).paid.total).toBe(22310n);

@@ -32,10 +32,14 @@ export { CARD_SURCHARGE_LINE };
  * The rate a payment row was charged at (its surcharge_rate column, "1.70"); a row from before the rate was editable
  * has none and was charged the fixed 1.70%.
  */
-export function rateOfPayment(payment: { surchargeRate?: { toFixed(d: number): string } | string | null }): SurchargeRate {
+export function rateOfPayment(payment: {
+  surchargeRate?: { toFixed(d: number): string } | string | null;
+}): SurchargeRate {
   const stored = payment.surchargeRate;
   if (stored === null || stored === undefined) return DEFAULT_CARD_SURCHARGE_BP;
-  return parseSurchargeRate(typeof stored === 'string' ? stored : stored.toFixed(2)) ?? DEFAULT_CARD_SURCHARGE_BP;
+  return (
+    parseSurchargeRate(typeof stored === 'string' ? stored : stored.toFixed(2)) ?? DEFAULT_CARD_SURCHARGE_BP
+  );
 }
 
 /** A rate for a payment row's surcharge_rate column ("1.70"). */

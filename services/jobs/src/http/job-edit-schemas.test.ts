@@ -32,7 +32,9 @@ describe('jobEditBody', () => {
 
   it('requires a reason, a version and at least one field', () => {
     expect(message({ customerValue: '1', version: 0 })).toBe('Please give a reason for the change');
-    expect(message({ customerValue: '1', reason: '   ', version: 0 })).toBe('Please give a reason for the change');
+    expect(message({ customerValue: '1', reason: '   ', version: 0 })).toBe(
+      'Please give a reason for the change',
+    );
     expect(message({ customerValue: '1', reason: 'x' })).toMatch(/^version must be/);
     expect(message({ reason: 'x', version: 0 })).toBe('Change at least one field');
   });

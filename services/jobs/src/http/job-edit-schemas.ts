@@ -19,10 +19,12 @@ import {
 import { z } from 'zod';
 import { NOTHING_TO_EDIT, REASON_REQUIRED } from '../domain/job-edits';
 
-export const INVALID_PRICE = 'Price must be an amount of 0 or more with at most 2 decimal places, e.g. "189.50"';
+export const INVALID_PRICE =
+  'Price must be an amount of 0 or more with at most 2 decimal places, e.g. "189.50"';
 /** The upper bound is the kernel's money limit (MAX_MONEY_CENTS), the one billing's invoice lines use too. */
 export const PRICE_TOO_LARGE = `Price must be at most ${formatMoney(MAX_MONEY_CENTS)}`;
-export const INVALID_VERSION = 'version must be the whole number the job history gave (0 for a job never edited)';
+export const INVALID_VERSION =
+  'version must be the whole number the job history gave (0 for a job never edited)';
 export const REASON_TOO_LONG = 'Reason must be at most 500 characters';
 export const TYRE_QUANTITY = `Tyre quantity must be a whole number from ${MIN_TYRE_QUANTITY} to ${MAX_TYRE_QUANTITY}, or null`;
 
@@ -100,11 +102,7 @@ export const jobEditBody = (now: Date = new Date()) =>
         .refine((v) => v === null || (v >= MIN_TYRE_QUANTITY && v <= MAX_TYRE_QUANTITY), TYRE_QUANTITY)
         .optional(),
       tyreBrand: clearableText(100, MSG.tyreBrandTooLong).optional(),
-      reason: z
-        .string({ error: REASON_REQUIRED })
-        .trim()
-        .min(1, REASON_REQUIRED)
-        .max(500, REASON_TOO_LONG),
+      reason: z.string({ error: REASON_REQUIRED }).trim().min(1, REASON_REQUIRED).max(500, REASON_TOO_LONG),
       version: z.int({ error: INVALID_VERSION }).min(0, INVALID_VERSION),
     })
     .refine(
@@ -163,7 +161,10 @@ export const JobHistorySchema = z
   .object({
     jobId: z.uuid(),
     jobNumber: z.string(),
-    version: z.int().min(0).meta({ description: 'The edit version now: what the next edit sends as `version`' }),
+    version: z
+      .int()
+      .min(0)
+      .meta({ description: 'The edit version now: what the next edit sends as `version`' }),
     edits: z.array(
       z.object({
         version: z.int().min(1),
