@@ -408,12 +408,14 @@ describe('a price edit racing Generate Invoice (issue 19: concurrency is correct
       [jobId],
     );
 
+  const generateInvoice = (jobId: string) =>
+    call(stack.url.billing, 'POST', `/api/dashboard/customer-invoices/generate/${jobId}`, undefined, admin);
+
   /** One round: the edit and Generate sent together (one of them up to 300 ms later, at random); the outcome. */
   async function round(n: number) {
     const { jobId, jobNumber } = await bookJob({ customerValue: '100.00' });
     const price = `${150 + n}.${String(n % 100).padStart(2, '0')}`;
-    const generate = () =>
-      call(stack.url.billing, 'POST', `/api/dashboard/customer-invoices/generate/${jobId}`, undefined, admin);
+    const generate = () => generateInvoice(jobId);
     const priceEdit = () => edit(jobId, { customerValue: price, reason: `Race ${n}`, version: 0 });
     const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
     // Positive: the edit goes that many ms after Generate (up to 300: sometimes after jobs has heard of the invoice,
@@ -463,13 +465,7 @@ describe('a price edit racing Generate Invoice (issue 19: concurrency is correct
   it('an invoice Generate made first follows an edit jobs accepted before it knew of it', async () => {
     // Generate first, the edit sent before jobs hears of the invoice: simulated by editing immediately.
     const { jobId } = await bookJob({ customerValue: '100.00' });
-    const generated = await call(
-      stack.url.billing,
-      'POST',
-      `/api/dashboard/customer-invoices/generate/${jobId}`,
-      undefined,
-      admin,
-    );
+    const generated = await generateInvoice(jobId);
     expect(generated.status).toBe(201);
     const edited = await edit(jobId, { customerValue: '120.00', reason: 'Extra valve', version: 0 });
     if (edited.status === 200) {
