@@ -17,6 +17,14 @@ export interface StaffAccountsDeps {
   cache?: UserCache;
 }
 
+/** One technician as GET /internal/technicians states it. */
+export interface TechnicianFact {
+  userId: string;
+  username: string;
+  isActive: boolean;
+  changedAt: string;
+}
+
 /** Staff accounts, managed by admins: create, list, (de)activate; and the user behind a session. */
 export class StaffAccounts {
   constructor(private readonly deps: StaffAccountsDeps) {}
@@ -50,6 +58,20 @@ export class StaffAccounts {
 
   list(): Promise<PublicUser[]> {
     return this.deps.users.list();
+  }
+
+  /**
+   * The active technicians as facts (GET /internal/technicians, booking's roster sync): `changedAt` is when the
+   * user row last changed, so a consumer applying "newest fact wins" keeps any later user event.
+   */
+  async activeTechnicians(): Promise<TechnicianFact[]> {
+    const rows = await this.deps.users.activeTechnicians();
+    return rows.map((u) => ({
+      userId: u.id,
+      username: u.username,
+      isActive: u.isActive,
+      changedAt: u.updatedAt.toISOString(),
+    }));
   }
 
   /**

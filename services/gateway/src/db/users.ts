@@ -37,6 +37,19 @@ export class UserRepository {
     return toPublicUser(await tx.user.update({ where: { id }, data: { isActive } }));
   }
 
+  /**
+   * Every active technician with the time their row last changed (GET /internal/technicians: booking's roster sync).
+   * updated_at is set by the same update whose event carries a changedAt no earlier than it, so booking never lets
+   * this snapshot undo a later event.
+   */
+  activeTechnicians(): Promise<{ id: string; username: string; isActive: boolean; updatedAt: Date }[]> {
+    return this.db.user.findMany({
+      where: { role: 'technician', isActive: true },
+      select: { id: true, username: true, isActive: true, updatedAt: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+  }
+
   countActiveAdmins() {
     return this.db.user.count({ where: { role: 'admin', isActive: true } });
   }

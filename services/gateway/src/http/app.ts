@@ -24,7 +24,8 @@ import { proxiedFrontends, staticFrontends } from './frontends';
 import { IdentityTokens } from './identity';
 import type { Sessions } from './session';
 import { clientAddress, TrustedProxies } from './client-address';
-import { gatewayOpenApi, gatewayPaths } from './openapi';
+import { internalRoutes } from './internal-routes';
+import { gatewayInternalPaths, gatewayOpenApi, gatewayPaths } from './openapi';
 import { PublicLimits, publicLimitResponses, type HourlyLimits } from './public-limits';
 import { matchRoute, ROUTES } from './routing';
 
@@ -77,7 +78,7 @@ export function createGatewayApp(deps: GatewayAppDeps) {
   app.use('/api', express.json({ limit: OWN_BODY_BYTES }));
   app.use('/api', rejectNulCharacters);
   // Every JSON answer of the gateway's own routes is checked against its document in the tests (strict).
-  app.use(responseContractCheck(gatewayPaths));
+  app.use(responseContractCheck({ ...gatewayPaths, ...gatewayInternalPaths }));
   app.use(
     authRoutes({
       accounts: deps.accounts,
@@ -86,6 +87,8 @@ export function createGatewayApp(deps: GatewayAppDeps) {
       clientAddress: (req) => clientAddress(req, trusted),
     }),
   );
+  // Service-to-service only (booking's roster sync); refused to anything a proxy forwarded (internal-routes.ts).
+  app.use(internalRoutes({ accounts: deps.accounts }));
   const reference = new ApiReference({
     upstreams: deps.upstreams,
     gatewayDocument: () => gatewayOpenApi() as unknown as OpenApiLike,

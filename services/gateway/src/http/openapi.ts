@@ -190,6 +190,42 @@ export const gatewayPaths: RoutePaths = {
   },
 };
 
+/**
+ * The gateway's service-to-service routes (internal-routes.ts). Not part of the public document or the combined
+ * reference (clients never reach them: a forwarded request is refused); documented here so the response check
+ * and the route coverage test see them.
+ */
+export const gatewayInternalPaths: RoutePaths = {
+  '/internal/technicians': {
+    get: {
+      summary: "Every active technician (booking's roster sync, once after its upgrade)",
+      description:
+        'Service-to-service only: a request that came through a proxy (X-Forwarded-For or Forwarded) gets the ' +
+        "answer of an unknown path. `changedAt` is when the user row last changed: booking keeps a user event's " +
+        'fact when it is newer.',
+      tags: ['Internal'],
+      responses: {
+        '200': json(
+          'The active technicians',
+          z
+            .object({
+              technicians: z.array(
+                z.object({
+                  userId: z.string(),
+                  username: z.string(),
+                  isActive: z.boolean(),
+                  changedAt: z.string().meta({ format: 'date-time' }),
+                }),
+              ),
+            })
+            .meta({ id: 'InternalTechnicians' }),
+        ),
+        ...errors(UNAVAILABLE),
+      },
+    },
+  },
+};
+
 export const gatewayOpenApi = (): OpenApiDocument => {
   const document = serviceOpenApiDocument({
     service: 'gateway',
