@@ -144,6 +144,8 @@ export function stackEnv(base, overrides = {}) {
     ...env,
     ...secrets,
     ...urls,
+    // booking → gateway (the roster's pull of the technicians, deploy/service-calls.json).
+    GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
     ...serviceDatabaseUrls(env, secrets),
     NODE_ENV: env.NODE_ENV ?? 'development',
     COOKIE_SECURE: 'false',

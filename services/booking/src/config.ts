@@ -61,6 +61,16 @@ export const configSchema = serviceEnvSchema(3001)
     PUBLIC_SITE_URL: z.url().optional(),
     SITE_URL: z.union([z.url(), z.literal('')]).optional(),
     /**
+     * The gateway (GET /internal/technicians: the roster's one-off pull of the technicians created before it,
+     * app/roster-sync.ts). Required in production (deploy/service-calls.json): in a container the loopback default
+     * would be this container itself.
+     */
+    GATEWAY_URL: z.url().optional(),
+    GATEWAY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+    /** First wait before the roster pull is tried again (doubling after each failure, up to the max). */
+    ROSTER_SYNC_RETRY_MS: z.coerce.number().int().positive().default(30_000),
+    ROSTER_SYNC_RETRY_MAX_MS: z.coerce.number().int().positive().default(900_000),
+    /**
      * Tests only (src/test-clock.ts): `header` lets a request move booking's "now" with x-test-clock-offset-ms, so
      * the end-to-end suites can cancel hours before a slot or mark a no-show after it started. Refused in production.
      */
@@ -73,6 +83,12 @@ export const configSchema = serviceEnvSchema(3001)
           code: 'custom',
           path: ['TEST_CLOCK'],
           message: 'is for tests only and cannot be enabled when NODE_ENV=production',
+        });
+      if (env.NODE_ENV === 'production' && !env.GATEWAY_URL)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['GATEWAY_URL'],
+          message: 'is required when NODE_ENV=production (the gateway service, e.g. http://gateway:8080)',
         });
       if (env.NODE_ENV === 'production' && !env.PUBLIC_SITE_URL)
         ctx.addIssue({
@@ -91,6 +107,12 @@ export type Config = z.output<typeof configSchema>;
 /** Where the manage links point (see PUBLIC_SITE_URL). */
 export const publicSiteUrl = (config: Config): string =>
   config.PUBLIC_SITE_URL || config.SITE_URL || 'http://localhost:8080';
+
+/** Where the gateway runs on a developer's machine (`npm start`, tests). */
+const LOCAL_GATEWAY_URL = 'http://127.0.0.1:8080';
+
+/** The gateway's URL (see GATEWAY_URL; production refuses to start without it). */
+export const gatewayUrl = (config: Pick<Config, 'GATEWAY_URL'>): string => config.GATEWAY_URL ?? LOCAL_GATEWAY_URL;
 
 export const loadServiceConfig = (env: NodeJS.ProcessEnv = process.env): Config =>
   loadConfig(configSchema, env);

@@ -16,7 +16,7 @@ import { Pricing } from './app/pricing';
 import { Reservations } from './app/reservations';
 import { SlotAdmin } from './app/slot-admin';
 import { SlotLists } from './app/slot-lists';
-import { publicSiteUrl, type Config } from './config';
+import { gatewayUrl, publicSiteUrl, type Config } from './config';
 import { createDatabase, DB_SCHEMA, type Database, type Db, type Tx } from './db/client';
 import { PhotoChunks } from './db/photo-chunks';
 import { SlotCache } from './db/slot-cache';
@@ -32,6 +32,9 @@ import { rosterHandlers } from './events/roster-handlers';
 import { BusinessCalendar } from './app/calendar';
 import { PriceList } from './app/price-list';
 import { createPhotoRetentionSweeper, type PhotoRetentionSweeper } from './workers/photo-retention';
+import { RosterSync } from './app/roster-sync';
+import { httpGatewayClient, type GatewayClient } from './http/gateway-client';
+import { createRosterSyncWorker, type RosterSyncWorker } from './workers/roster-sync';
 
 export interface BookingOptions {
   /** The business clock ("today", time passed, hold expiry, photo window). Tests move it. */
@@ -40,6 +43,8 @@ export interface BookingOptions {
   addresses?: AddressProvider;
   /** Runs before every route (main.ts: the end-to-end suites' test clock, src/test-clock.ts). */
   beforeRoutes?: RequestHandler;
+  /** Replaces the gateway's HTTP client (the roster pull) (tests). */
+  gateway?: GatewayClient;
 }
 
 /** What the runtime runs on: the driver path to the pool, closed with the Prisma client that owns it. */
@@ -54,6 +59,8 @@ export interface BookingService {
   sweeper: HoldSweeper;
   /** Issue 18 (privacy): deletes photos PHOTO_RETENTION_MONTHS after their job was paid. */
   photoRetention: PhotoRetentionSweeper;
+  /** Issue 19 audit: the one-off pull of the gateway's technicians into the roster, retried until it succeeds. */
+  rosterSync: RosterSyncWorker;
   shutdown(reason?: string): Promise<void>;
 }
 
@@ -170,6 +177,19 @@ export async function startBooking(
     intervalMs: config.PHOTO_RETENTION_SWEEP_INTERVAL_MS,
   });
 
+  // Issue 19 audit: technicians created before the roster, pulled from the gateway once (app/roster-sync.ts).
+  const rosterSync = createRosterSyncWorker({
+    sync: new RosterSync({
+      sql,
+      gateway: options.gateway ?? httpGatewayClient(gatewayUrl(config), config.GATEWAY_TIMEOUT_MS),
+      clock,
+      onRosterChanged: () => slotCache.clear(),
+    }),
+    logger,
+    retryMs: config.ROSTER_SYNC_RETRY_MS,
+    retryMaxMs: config.ROSTER_SYNC_RETRY_MAX_MS,
+  });
+
   const started = await runtime.listen(
     serviceHttp({
       name: 'booking',
@@ -206,6 +226,9 @@ export async function startBooking(
         runtime.lifecycle.onShutdown('hold sweeper', () => sweeper.stop());
         photoRetention.start();
         runtime.lifecycle.onShutdown('photo retention sweep', () => photoRetention.stop());
+        // After listen has started consuming: user events from now on queue for booking while the pull runs.
+        rosterSync.start();
+        runtime.lifecycle.onShutdown('roster sync', () => rosterSync.stop());
         const listener = database.listen('booking_slots', {
           // '*': a roster, leave or calendar-block change (issue 19) may touch any date.
           onNotify: (date) => (date === '*' ? slotCache.clear() : slotCache.invalidate(date)),
@@ -228,6 +251,7 @@ export async function startBooking(
     reservations,
     sweeper,
     photoRetention,
+    rosterSync,
     shutdown: (reason) => started.shutdown(reason),
   };
 }

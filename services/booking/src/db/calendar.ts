@@ -294,3 +294,23 @@ export async function liveReservationsIn(
     kind: r.kind,
   }));
 }
+
+/** Whether the one-off pull of the gateway's technicians has been applied (booking.roster_sync, app/roster-sync.ts). */
+export async function rosterSynced(db: Sql): Promise<boolean> {
+  const rows = await db.$queryRawUnsafe<{ one: number }[]>(`SELECT 1 AS one FROM booking.roster_sync WHERE id = 1`);
+  return rows.length > 0;
+}
+
+/**
+ * Records the pull, in the transaction that applied it; false when another replica recorded it first (its snapshot
+ * was applied too: the upserts are idempotent and keep the newest fact, so both are harmless).
+ */
+export async function markRosterSynced(db: Sql, technicians: number, at: Date): Promise<boolean> {
+  const n = await db.$executeRawUnsafe(
+    `INSERT INTO booking.roster_sync (id, synced_at, technicians) VALUES (1, $1::timestamptz, $2)
+     ON CONFLICT (id) DO NOTHING`,
+    at.toISOString(),
+    technicians,
+  );
+  return n > 0;
+}

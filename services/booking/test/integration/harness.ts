@@ -153,6 +153,9 @@ export async function startTestBooking(
     STAFF_ALERT_EMAIL: 'office@tyres.example',
     // The suites book in 2031 so that "today" never interferes; the horizon's own suite sets it back to 90 days.
     BOOKING_HORIZON_DAYS: '3660',
+    // The roster's pull of the gateway's technicians (app/roster-sync.ts): nothing listens on port 9, so a suite
+    // never pulls a running local stack's technicians; it retries quietly. roster-sync.int.test.ts sets its own.
+    GATEWAY_URL: 'http://127.0.0.1:9',
     ...env,
   });
   const clock = new TestClock();
