@@ -103,21 +103,44 @@ export class DeliveryAttempts {
     this.leaseMs = deps.leaseMs ?? deps.sendTimeoutMs + 30_000;
   }
 
-  async attempt(request: AttemptRequest): Promise<AttemptResult> {
-    const { deliveries, sender } = this.deps;
-    const delivery = await deliveries.get(request.deliveryId);
-    if (!delivery) throw new DeliveryGivenUpError(`Delivery ${request.deliveryId} does not exist`);
-    const log = this.deps.logger.child({
+  private logFor(delivery: Delivery): Logger {
+    return this.deps.logger.child({
       deliveryId: delivery.id,
       key: delivery.key,
-      channel: sender.channel,
+      channel: this.deps.sender.channel,
       purpose: delivery.purpose,
     });
-    if (delivery.status === 'sent') {
-      log.info({}, 'already sent; not sending again');
-      this.deps.onAttempt?.('skipped', delivery);
-      return { skipped: 'already sent' };
+  }
+
+  async attempt(request: AttemptRequest): Promise<AttemptResult> {
+    const { deliveries, sender } = this.deps;
+    // The claim comes first and returns the row: a message that can be attempted (the usual case) costs no read
+    // before it. Only a message not taken is read, to say why.
+    const delivery = await deliveries.claim(request.deliveryId, sender.transport, this.leaseMs);
+    if (delivery === null) {
+      const now = await deliveries.get(request.deliveryId);
+      if (!now) throw new DeliveryGivenUpError(`Delivery ${request.deliveryId} does not exist`);
+      const log = this.logFor(now);
+      if (now.status === 'sent') {
+        log.info({}, 'already sent; not sending again');
+        this.deps.onAttempt?.('skipped', now);
+        return { skipped: 'already sent' };
+      }
+      if (now.status === 'failed' && now.lastError?.startsWith(WITHDRAWN)) {
+        log.info({}, 'withdrawn (the recipient unsubscribed); not sending');
+        this.deps.onAttempt?.('skipped', now);
+        return { skipped: 'withdrawn' };
+      }
+      // Another worker is in the middle of an attempt: look again once its lease is over.
+      const at = Math.max(now.updatedAt.getTime() + this.leaseMs, Date.now()) + 1000;
+      log.warn({ retryAt: new Date(at).toISOString() }, 'another attempt is in progress; deferring');
+      this.deps.onAttempt?.('deferred', now);
+      return { deferUntil: at };
     }
+    const attempt = delivery.attempts;
+    // Made on first use: at the usual log level (warn) a sent message logs nothing.
+    let logger: Logger | undefined;
+    const log = () => (logger ??= this.logFor(delivery));
 
     let prepared: { normalizedTo?: string } = {};
     let prepareError: unknown;
@@ -126,30 +149,8 @@ export class DeliveryAttempts {
     } catch (err) {
       prepareError = err;
     }
-    const attempt = await deliveries.claimAttempt(
-      delivery.id,
-      sender.transport,
-      this.leaseMs,
-      prepared.normalizedTo,
-    );
-    if (attempt === null) {
-      const now = await deliveries.get(delivery.id);
-      if (!now || now.status === 'sent') {
-        log.info({}, 'already sent; not sending again');
-        this.deps.onAttempt?.('skipped', delivery);
-        return { skipped: 'already sent' };
-      }
-      if (now.status === 'failed' && now.lastError?.startsWith(WITHDRAWN)) {
-        log.info({}, 'withdrawn (the recipient unsubscribed); not sending');
-        this.deps.onAttempt?.('skipped', delivery);
-        return { skipped: 'withdrawn' };
-      }
-      // Another worker is in the middle of an attempt: look again once its lease is over.
-      const at = Math.max(now.updatedAt.getTime() + this.leaseMs, Date.now()) + 1000;
-      log.warn({ retryAt: new Date(at).toISOString() }, 'another attempt is in progress; deferring');
-      this.deps.onAttempt?.('deferred', delivery);
-      return { deferUntil: at };
-    }
+    // The E.164 number goes into the row with the attempt's outcome (SMS).
+    const normalized = prepared.normalizedTo ? { normalizedTo: prepared.normalizedTo } : {};
     const started = Date.now();
     try {
       if (prepareError) throw prepareError;
@@ -163,13 +164,14 @@ export class DeliveryAttempts {
             rawMessage: sent.rawMessage ?? null,
             durationMs,
             at: new Date(),
+            ...normalized,
           }),
         );
       } catch (err) {
         // Sent, but the log could not say so: never resend (a second SMS is worse than a stale log line).
-        log.error({ err: errorText(err) }, 'message sent but the delivery log update failed');
+        log().error({ err: errorText(err) }, 'message sent but the delivery log update failed');
       }
-      log.info(
+      log().info(
         {
           attempt,
           transport: sender.transport,
@@ -192,8 +194,9 @@ export class DeliveryAttempts {
           transport: sender.transport,
           durationMs,
           at: new Date(),
+          ...normalized,
         });
-        log.warn(
+        log().warn(
           { attempt, kind, err: message },
           kind === 'permanent' ? 'failed permanently; not retrying' : 'failed; attempts exhausted',
         );
@@ -206,8 +209,9 @@ export class DeliveryAttempts {
           transport: sender.transport,
           durationMs,
           nextAttemptAt: new Date(Date.now() + delay),
+          ...normalized,
         });
-        log.warn({ attempt, err: message, retryInMs: delay }, 'send failed; will retry');
+        log().warn({ attempt, err: message, retryInMs: delay }, 'send failed; will retry');
         this.deps.onAttempt?.('retry', delivery);
       }
       if (kind === 'permanent') throw new DeliveryGivenUpError(message);

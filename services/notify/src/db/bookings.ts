@@ -1,5 +1,6 @@
 import { dateFromDb, dateToDb, type TimeSlot } from '@tyres/kernel';
-import type { Db } from './client';
+import type pg from 'pg';
+import { poolOf, type Db } from './client';
 import type { BookingRecord as Row } from './generated/client';
 
 /** notify's record of a booking: who to tell and the slot that is current (queries only). */
@@ -38,8 +39,53 @@ const fromRow = (r: Row): BookingRecord => ({
 /** The contact fields of a booking cancelled before notify heard of it (cancel below). */
 const PLACEHOLDER = '';
 
+/** booking_records as the pg driver returns them (the date as its text: no time zone in between). */
+interface PgRow {
+  job_id: string;
+  job_number: string;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string;
+  service_type: string;
+  address: string;
+  suburb: string;
+  assigned_technician_id: string | null;
+  scheduled_date: string;
+  time_slot: string;
+  cancelled_at: Date | null;
+}
+
+const COLUMNS = `"job_id", "job_number", "customer_name", "customer_email", "customer_phone", "service_type", "address",
+  "suburb", "assigned_technician_id", "scheduled_date"::text AS "scheduled_date", "time_slot", "cancelled_at"`;
+
+const fromPgRow = (r: PgRow): BookingRecord => ({
+  jobId: r.job_id,
+  jobNumber: r.job_number,
+  customerName: r.customer_name,
+  customerEmail: r.customer_email,
+  customerPhone: r.customer_phone,
+  serviceType: r.service_type,
+  address: r.address,
+  suburb: r.suburb,
+  assignedTechnicianId: r.assigned_technician_id,
+  scheduledDate: r.scheduled_date,
+  timeSlot: r.time_slot as TimeSlot,
+  cancelledAt: r.cancelled_at,
+});
+
+/**
+ * The statements every booking makes (the record, its technician, the live feed's audience) run on the pg driver
+ * under `db`; the rare ones (cancellation placeholders, moves) on Prisma.
+ */
 export class BookingRepository {
-  constructor(private readonly db: Db) {}
+  private readonly pool: Pick<pg.Pool, 'query'>;
+
+  constructor(
+    private readonly db: Db,
+    pool?: Pick<pg.Pool, 'query'>,
+  ) {
+    this.pool = pool ?? poolOf(db);
+  }
 
   /**
    * Records a booking unless it is already known; returns the row as it is now. A redelivered BookingCreated never
@@ -47,11 +93,27 @@ export class BookingRepository {
    */
   async recordIfAbsent(input: NewBookingRecord): Promise<BookingRecord> {
     // The usual case, a new booking, is one statement: the insert returns the row (as the erasure trigger left it).
-    const inserted = await this.db.bookingRecord.createManyAndReturn({
-      data: [{ ...input, scheduledDate: dateToDb(input.scheduledDate) }],
-      skipDuplicates: true,
-    });
-    if (inserted[0]) return fromRow(inserted[0]);
+    const inserted = await this.pool.query<PgRow>(
+      `INSERT INTO "notify"."booking_records" ("job_id", "job_number", "customer_name", "customer_email",
+         "customer_phone", "service_type", "address", "suburb", "scheduled_date", "time_slot", "updated_at")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::date, $10, $11)
+       ON CONFLICT ("job_id") DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        input.jobId,
+        input.jobNumber,
+        input.customerName,
+        input.customerEmail,
+        input.customerPhone,
+        input.serviceType,
+        input.address,
+        input.suburb,
+        input.scheduledDate,
+        input.timeSlot,
+        new Date(),
+      ],
+    );
+    if (inserted.rows[0]) return fromPgRow(inserted.rows[0]);
     // A cancellation that arrived first left a placeholder (cancel below): it gets the contact details now and
     // stays cancelled, so no reminder is planned for a booking already cancelled.
     await this.db.bookingRecord.updateMany({
@@ -70,8 +132,11 @@ export class BookingRepository {
   }
 
   async get(jobId: string): Promise<BookingRecord | null> {
-    const row = await this.db.bookingRecord.findUnique({ where: { jobId } });
-    return row ? fromRow(row) : null;
+    const { rows } = await this.pool.query<PgRow>(
+      `SELECT ${COLUMNS} FROM "notify"."booking_records" WHERE "job_id" = $1`,
+      [jobId],
+    );
+    return rows[0] ? fromPgRow(rows[0]) : null;
   }
 
   /** The booking's new current slot; null when notify never heard of the booking. */
@@ -128,9 +193,9 @@ export class BookingRepository {
 
   /** The job's technician (null: unassigned); unknown bookings are left alone. */
   async assign(jobId: string, technicianId: string | null): Promise<void> {
-    await this.db.bookingRecord.updateMany({
-      where: { jobId },
-      data: { assignedTechnicianId: technicianId },
-    });
+    await this.pool.query(
+      'UPDATE "notify"."booking_records" SET "assigned_technician_id" = $2, "updated_at" = $3 WHERE "job_id" = $1',
+      [jobId, technicianId, new Date()],
+    );
   }
 }

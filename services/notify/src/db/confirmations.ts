@@ -1,5 +1,6 @@
 import type { BookingCreatedV1Data } from '@tyres/events';
-import type { Db } from './client';
+import type pg from 'pg';
+import { poolOf, type Db } from './client';
 
 /** The two halves of a booking's confirmation as they stand (either may still be missing). */
 export interface ConfirmationParts {
@@ -26,30 +27,41 @@ const fromRow = (r: Row): ConfirmationParts => ({
  * second to commit waits for the first and sees both, so one of them always completes the confirmation.
  */
 export class ConfirmationRepository {
-  constructor(private readonly db: Db) {}
+  private readonly pool: Pick<pg.Pool, 'query'>;
+
+  /** On the pg driver under `db` (a statement per half, on the durable queue's hot path). */
+  constructor(db: Db, pool?: Pick<pg.Pool, 'query'>) {
+    this.pool = pool ?? poolOf(db);
+  }
 
   async addBooking(booking: BookingCreatedV1Data): Promise<ConfirmationParts> {
-    const rows = await this.db.$queryRaw<Row[]>`
-      INSERT INTO "notify"."confirmations" AS c ("job_id", "booking") VALUES (${booking.jobId}::uuid, ${JSON.stringify(booking)}::jsonb)
-      ON CONFLICT ("job_id") DO UPDATE
-        SET "booking" = COALESCE(c."booking", EXCLUDED."booking"), "updated_at" = now()
-      RETURNING "job_id", "booking", "manage_url"`;
+    const { rows } = await this.pool.query<Row>(
+      `INSERT INTO "notify"."confirmations" AS c ("job_id", "booking") VALUES ($1::uuid, $2::jsonb)
+       ON CONFLICT ("job_id") DO UPDATE
+         SET "booking" = COALESCE(c."booking", EXCLUDED."booking"), "updated_at" = now()
+       RETURNING "job_id", "booking", "manage_url"`,
+      [booking.jobId, JSON.stringify(booking)],
+    );
     return fromRow(rows[0]!);
   }
 
   /** The first link received wins (booking sends the same link by email and SMS). */
   async addManageUrl(jobId: string, url: string): Promise<ConfirmationParts> {
-    const rows = await this.db.$queryRaw<Row[]>`
-      INSERT INTO "notify"."confirmations" AS c ("job_id", "manage_url") VALUES (${jobId}::uuid, ${url})
-      ON CONFLICT ("job_id") DO UPDATE
-        SET "manage_url" = COALESCE(c."manage_url", EXCLUDED."manage_url"), "updated_at" = now()
-      RETURNING "job_id", "booking", "manage_url"`;
+    const { rows } = await this.pool.query<Row>(
+      `INSERT INTO "notify"."confirmations" AS c ("job_id", "manage_url") VALUES ($1::uuid, $2)
+       ON CONFLICT ("job_id") DO UPDATE
+         SET "manage_url" = COALESCE(c."manage_url", EXCLUDED."manage_url"), "updated_at" = now()
+       RETURNING "job_id", "booking", "manage_url"`,
+      [jobId, url],
+    );
     return fromRow(rows[0]!);
   }
 
   async get(jobId: string): Promise<ConfirmationParts | null> {
-    const rows = await this.db.$queryRaw<Row[]>`
-      SELECT "job_id", "booking", "manage_url" FROM "notify"."confirmations" WHERE "job_id" = ${jobId}::uuid`;
+    const { rows } = await this.pool.query<Row>(
+      'SELECT "job_id", "booking", "manage_url" FROM "notify"."confirmations" WHERE "job_id" = $1::uuid',
+      [jobId],
+    );
     return rows[0] ? fromRow(rows[0]) : null;
   }
 }

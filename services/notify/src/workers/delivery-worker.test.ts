@@ -44,15 +44,15 @@ function fakeRepo(row: Delivery) {
   const calls: { op: string; args: unknown[] }[] = [];
   const repo = {
     get: async () => row,
-    // Like the SQL: taken unless sent, or `sending` and updated within the lease.
-    claimAttempt: async (id: string, transport: string, leaseMs: number, normalizedTo?: string) => {
+    // Like the SQL: taken unless sent, or `sending` and updated within the lease; returns the row as taken.
+    claim: async (id: string, transport: string, leaseMs: number) => {
       if (row.status === 'sent') return null;
       if (row.status === 'sending' && row.updatedAt.getTime() > Date.now() - leaseMs) return null;
-      calls.push({ op: 'start', args: [id, transport, normalizedTo] });
+      calls.push({ op: 'start', args: [id, transport] });
       row.status = 'sending';
       row.updatedAt = new Date();
       row.attempts += 1;
-      return row.attempts;
+      return { ...row };
     },
     markSent: async (...args: unknown[]) => {
       calls.push({ op: 'sent', args });
@@ -102,7 +102,9 @@ describe('deliveryProcessor', () => {
     expect(result).toEqual({ providerMessageId: 'SM1' });
     expect(t.sent).toEqual([{ to: '+61412345678', body: 'hello' }]);
     expect(calls.map((c) => c.op)).toEqual(['start', 'sent']);
-    expect(calls[0]?.args).toEqual(['d1', 'twilio', '+61412345678']);
+    expect(calls[0]?.args).toEqual(['d1', 'twilio']);
+    // The E.164 number is recorded with the outcome.
+    expect(calls[1]?.args[2]).toMatchObject({ transport: 'twilio', normalizedTo: '+61412345678' });
   });
 
   it('never sends a message twice', async () => {
