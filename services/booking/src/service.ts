@@ -32,8 +32,8 @@ import { rosterHandlers } from './events/roster-handlers';
 import { BusinessCalendar } from './app/calendar';
 import { PriceList } from './app/price-list';
 import { createPhotoRetentionSweeper, type PhotoRetentionSweeper } from './workers/photo-retention';
-import { RosterSync } from './app/roster-sync';
-import { httpGatewayClient, type GatewayClient } from './http/gateway-client';
+import { RosterSync, type GatewayClient } from './app/roster-sync';
+import { httpGatewayClient } from './http/gateway-client';
 import { createRosterSyncWorker, type RosterSyncWorker } from './workers/roster-sync';
 
 export interface BookingOptions {

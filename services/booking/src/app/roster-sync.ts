@@ -12,11 +12,36 @@
  */
 import type { PgExecutor } from '@tyres/events';
 import { applyTechnicianFact, markRosterSynced, rosterSynced } from '../db/calendar';
-import type { GatewayClient } from '../http/gateway-client';
+
+/** One technician as the gateway states it (GET /internal/technicians); changedAt: when its user row last changed. */
+export interface TechnicianFact {
+  userId: string;
+  username: string;
+  isActive: boolean;
+  changedAt: string;
+}
+
+/**
+ * The gateway could not give the technicians: `reason` says why, for the warning. `absent` when the gateway answers
+ * 404 (a gateway older than the route, deployed by its team on its own schedule): retried like any other failure.
+ */
+export class GatewayUnavailableError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly absent = false,
+  ) {
+    super(`the gateway's technicians are unavailable: ${reason}`);
+    this.name = 'GatewayUnavailableError';
+  }
+}
+
+export interface GatewayClient {
+  /** The gateway's active technicians (GET /internal/technicians). Throws GatewayUnavailableError, never else. */
+  technicians(): Promise<TechnicianFact[]>;
+}
 
 export type RosterSyncOutcome =
-  | { kind: 'already' }
-  | { kind: 'synced'; technicians: number; recorded: boolean };
+  { kind: 'already' } | { kind: 'synced'; technicians: number; recorded: boolean };
 
 export class RosterSync {
   constructor(

@@ -297,7 +297,9 @@ export async function liveReservationsIn(
 
 /** Whether the one-off pull of the gateway's technicians has been applied (booking.roster_sync, app/roster-sync.ts). */
 export async function rosterSynced(db: Sql): Promise<boolean> {
-  const rows = await db.$queryRawUnsafe<{ one: number }[]>(`SELECT 1 AS one FROM booking.roster_sync WHERE id = 1`);
+  const rows = await db.$queryRawUnsafe<{ one: number }[]>(
+    `SELECT 1 AS one FROM booking.roster_sync WHERE id = 1`,
+  );
   return rows.length > 0;
 }
 

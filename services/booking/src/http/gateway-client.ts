@@ -1,5 +1,6 @@
 import { injectInto } from '@tyres/telemetry';
 import { z } from 'zod';
+import { GatewayUnavailableError, type GatewayClient } from '../app/roster-sync';
 
 /** The gateway's answer to GET /internal/technicians (fields booking relies on; others ignored). */
 export const technicianSnapshotSchema = z.looseObject({
@@ -13,26 +14,6 @@ export const technicianSnapshotSchema = z.looseObject({
     }),
   ),
 });
-export type TechnicianSnapshot = z.infer<typeof technicianSnapshotSchema>['technicians'];
-
-/**
- * The gateway could not give the technicians: `reason` says why, for the warning. `absent` when the gateway answers
- * 404 (a gateway older than the route, deployed by its team on its own schedule): retried like any other failure.
- */
-export class GatewayUnavailableError extends Error {
-  constructor(
-    readonly reason: string,
-    readonly absent = false,
-  ) {
-    super(`the gateway's technicians are unavailable: ${reason}`);
-    this.name = 'GatewayUnavailableError';
-  }
-}
-
-export interface GatewayClient {
-  /** The gateway's active technicians (GET /internal/technicians). Throws GatewayUnavailableError, never else. */
-  technicians(): Promise<TechnicianSnapshot>;
-}
 
 /** The gateway's internal API (deploy/service-calls.json: booking → gateway, GATEWAY_URL). */
 export function httpGatewayClient(baseUrl: string, timeoutMs = 5000): GatewayClient {
@@ -45,12 +26,16 @@ export function httpGatewayClient(baseUrl: string, timeoutMs = 5000): GatewayCli
       try {
         res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
       } catch (err) {
-        const cause = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : '';
+        const cause =
+          err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : '';
         throw new GatewayUnavailableError(`unreachable (${cause || 'no answer'})`);
       }
       if (res.status === 404) {
         await res.body?.cancel().catch(() => undefined);
-        throw new GatewayUnavailableError('GET /internal/technicians answered 404 (a gateway without the route)', true);
+        throw new GatewayUnavailableError(
+          'GET /internal/technicians answered 404 (a gateway without the route)',
+          true,
+        );
       }
       if (!res.ok) {
         await res.body?.cancel().catch(() => undefined);

@@ -6,8 +6,7 @@
  * each finds the row at its next attempt, or at start).
  */
 import type { Logger } from '@tyres/service-kit';
-import { GatewayUnavailableError } from '../http/gateway-client';
-import type { RosterSync } from '../app/roster-sync';
+import { GatewayUnavailableError, type RosterSync } from '../app/roster-sync';
 
 export interface RosterSyncWorker {
   start(): void;
@@ -41,7 +40,8 @@ export function createRosterSyncWorker(deps: {
     } catch (err) {
       failures++;
       const next = Math.min(deps.retryMaxMs, deps.retryMs * 2 ** Math.min(failures - 1, 20));
-      const reason = err instanceof GatewayUnavailableError ? err.reason : err instanceof Error ? err.message : err;
+      const reason =
+        err instanceof GatewayUnavailableError ? err.reason : err instanceof Error ? err.message : err;
       deps.logger.warn(
         { reason, attempts: failures, retryInMs: next },
         "roster sync: the gateway's technicians could not be applied; will retry",

@@ -12,7 +12,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import pino from 'pino';
 import { pgExecutor, UserCreated, UserStatusChangedV1 } from '@tyres/events';
 import { waitFor } from '@tyres/testkit';
 import { RosterSync } from '../../src/app/roster-sync';
@@ -38,7 +37,9 @@ class FakeGateway {
     if (this.mode === 'down') return void res.destroy();
     if (this.mode === 'absent')
       return void res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html>');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ technicians: this.technicians }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ technicians: this.technicians }));
   });
   url = '';
   async start() {
@@ -89,10 +90,12 @@ describe('the gateway is up first: booking syncs its technicians at start, once'
   it('rosters the active technicians Monday to Friday and records the sync', async () => {
     await app.service.rosterSync.done;
     const roster = await rosterOf(app);
-    expect(roster).toEqual([
-      { userId: oldTech.userId, username: 'old.tech', isActive: true, weekdays: [1, 2, 3, 4, 5] },
-      { userId: oldTech2.userId, username: 'old.tech2', isActive: true, weekdays: [1, 2, 3, 4, 5] },
-    ].map((t) => expect.objectContaining(t)));
+    expect(roster).toEqual(
+      [
+        { userId: oldTech.userId, username: 'old.tech', isActive: true, weekdays: [1, 2, 3, 4, 5] },
+        { userId: oldTech2.userId, username: 'old.tech2', isActive: true, weekdays: [1, 2, 3, 4, 5] },
+      ].map((t) => expect.objectContaining(t)),
+    );
     expect(await markerOf(app)).toEqual([{ technicians: 2 }]);
     // They count: two technicians on a weekday, so a slot holds two jobs.
     const cap = await app.request(
@@ -165,10 +168,19 @@ describe('the gateway without the route (an older gateway), then with it', () =>
       isActive: true,
       createdAt: new Date(Date.now() - 120_000).toISOString(),
     });
-    await waitFor(async () => (await rosterOf(app)).length === 1, { timeoutMs: 20_000, message: 'user.created' });
+    await waitFor(async () => (await rosterOf(app)).length === 1, {
+      timeoutMs: 20_000,
+      message: 'user.created',
+    });
     expect(
-      (await app.request('PUT', `/api/dashboard/calendar/roster/${rostered.userId}`, { weekdays: [1] }, admin))
-        .status,
+      (
+        await app.request(
+          'PUT',
+          `/api/dashboard/calendar/roster/${rostered.userId}`,
+          { weekdays: [1] },
+          admin,
+        )
+      ).status,
     ).toBe(200);
     // …and another is deactivated after the gateway's snapshot of them was taken (a newer fact).
     await app.publish(UserStatusChangedV1, {

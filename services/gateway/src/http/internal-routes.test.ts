@@ -88,22 +88,24 @@ beforeEach(() => {
 
 /** A raw request: the path exactly as written (fetch would resolve dot segments first). */
 const get = (path: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; text: () => Promise<string>; json: () => Promise<unknown> }>((resolve, reject) => {
-    http
-      .get(base + '/', { path, headers }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            text: () => Promise.resolve(body),
-            json: () => Promise.resolve(JSON.parse(body) as unknown),
-          }),
-        );
-      })
-      .on('error', reject);
-  });
+  new Promise<{ status: number; text: () => Promise<string>; json: () => Promise<unknown> }>(
+    (resolve, reject) => {
+      http
+        .get(base + '/', { path, headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              text: () => Promise.resolve(body),
+              json: () => Promise.resolve(JSON.parse(body) as unknown),
+            }),
+          );
+        })
+        .on('error', reject);
+    },
+  );
 
 describe('GET /internal/technicians', () => {
   it('answers a caller no proxy forwarded (booking inside the cluster) with the active technicians', async () => {
@@ -125,8 +127,13 @@ describe('GET /internal/technicians', () => {
   });
 
   it('is not reachable as an API path, signed in as an admin or not', async () => {
-    for (const path of ['/api/internal/technicians', '/api/technicians', '/api/../internal/technicians', '/api/%2e%2e/internal/technicians']) {
-      for (const headers of [{}, { cookie: 'session=x' }]) {
+    for (const path of [
+      '/api/internal/technicians',
+      '/api/technicians',
+      '/api/../internal/technicians',
+      '/api/%2e%2e/internal/technicians',
+    ]) {
+      for (const headers of [{}, { cookie: 'session=x' }] as Record<string, string>[]) {
         const res = await get(path, headers);
         expect(res.status).not.toBe(200);
         expect(await res.text()).not.toContain('tina');
