@@ -188,6 +188,7 @@ export async function startBooking(
     logger,
     retryMs: config.ROSTER_SYNC_RETRY_MS,
     retryMaxMs: config.ROSTER_SYNC_RETRY_MAX_MS,
+    ready: () => runtime.bus.isReady(),
   });
 
   const started = await runtime.listen(

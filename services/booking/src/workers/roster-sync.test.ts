@@ -111,3 +111,32 @@ describe('the gateway client', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
+
+describe('the roster sync worker and the broker', () => {
+  it("waits for booking's queues (the bus) before the first pull, warning at most once per retry interval", async () => {
+    const { logger, lines } = recordingLogger();
+    let calls = 0;
+    let ready = false;
+    const sync = {
+      runOnce: () => {
+        calls++;
+        return Promise.resolve({ kind: 'synced' as const, technicians: 0, recorded: true });
+      },
+    } as unknown as RosterSync;
+    const worker = createRosterSyncWorker({
+      sync,
+      logger,
+      retryMs: 1000,
+      retryMaxMs: 1000,
+      ready: () => ready,
+    });
+    worker.start();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(calls).toBe(0);
+    ready = true;
+    await worker.done;
+    await worker.stop();
+    expect(calls).toBe(1);
+    expect(lines.filter((l) => l.level === 40)).toHaveLength(1);
+  });
+});

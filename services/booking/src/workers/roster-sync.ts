@@ -20,11 +20,19 @@ export function createRosterSyncWorker(deps: {
   logger: Logger;
   retryMs: number;
   retryMaxMs: number;
+  /**
+   * Whether booking's queues are bound (the consumer bus is up). The pull waits for it: a user change made after the
+   * snapshot is read must find booking's queue to land in, or the exchange drops it (a broker down at start).
+   */
+  ready?: () => boolean;
 }): RosterSyncWorker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
   let failures = 0;
+  let lastWaitWarning = 0;
+  /** How often readiness is looked at while waiting for the bus. */
+  const readyPollMs = Math.min(deps.retryMs, 1000);
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
 
@@ -53,6 +61,15 @@ export function createRosterSyncWorker(deps: {
   function schedule(delayMs: number) {
     if (stopped) return;
     timer = setTimeout(() => {
+      if (deps.ready && !deps.ready()) {
+        if (Date.now() - lastWaitWarning >= deps.retryMs) {
+          lastWaitWarning = Date.now();
+          deps.logger.warn(
+            "roster sync: waiting for booking's event queues (broker) before pulling the technicians",
+          );
+        }
+        return schedule(readyPollMs);
+      }
       running = attempt()
         .then((ok) => {
           if (ok) resolveDone();
