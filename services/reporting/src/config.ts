@@ -12,6 +12,11 @@ export const configSchema = serviceEnvSchema(3004).extend({
    * bench:reporting` compares 1 and the default 2, on one and on two replicas.
    */
   REPORTING_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * Most events per batch (one transaction) (src/events/subscriptions.ts, REPORTING_BATCH). The consumer's prefetch
+   * follows it (batch size x (concurrency + 1)).
+   */
+  REPORTING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
 });
 export type Config = z.output<typeof configSchema>;
 

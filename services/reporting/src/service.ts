@@ -43,16 +43,21 @@ export async function startReporting(
   });
 
   // A full batch means a backlog: the refresher then refreshes at a slower pace (each day once per round, not once
-  // per batch that touched it); otherwise it refreshes at once.
+  // per batch that touched it); otherwise it refreshes at once. A batch that is not full means the queue had nothing
+  // more for this replica within the linger: a backlog, if there was one, is folded, and its pause ends now.
   subscribeReporting(
     runtime.bus,
     reportingHandlers({
       db,
       afterCommit: (events) =>
-        events >= REPORTING_BATCH.maxMessages ? refresher.backlog() : refresher.wake(),
+        events >= config.REPORTING_BATCH_SIZE ? refresher.backlog() : refresher.backlogDone(),
     }),
     erasureHandlers({ db, afterCommit: () => refresher.wake() }),
-    { ...REPORTING_BATCH, concurrency: config.REPORTING_BATCH_CONCURRENCY },
+    {
+      ...REPORTING_BATCH,
+      maxMessages: config.REPORTING_BATCH_SIZE,
+      concurrency: config.REPORTING_BATCH_CONCURRENCY,
+    },
   );
 
   // service-kit's serviceHttp, spelled out; the registry goes to the runtime, which adds the pipeline's lag metrics.

@@ -18,6 +18,11 @@ export interface DayRefresher {
    * run, so the days a backlog keeps dirtying are refreshed once per round rather than after every batch.
    */
   backlog(): void;
+  /**
+   * A batch came in less than full after a backlog (the queue is drained): the backlog is over, so the pause after
+   * the current run ends now and the days the backlog left dirty are refreshed back to back. Also wakes the loop.
+   */
+  backlogDone(): void;
   /** Stops the loop and waits for the running batch. */
   stop(): Promise<void>;
 }
@@ -132,21 +137,36 @@ export function createDayRefresher(options: {
     }
   };
 
+  const wake = () => {
+    woken = true;
+    if (sleeper) {
+      clearTimeout(sleeper.timer);
+      const { resolve } = sleeper;
+      sleeper = undefined;
+      resolve();
+    }
+  };
+
   return {
     start() {
       loop ??= run();
     },
-    wake() {
-      woken = true;
-      if (sleeper) {
-        clearTimeout(sleeper.timer);
-        const { resolve } = sleeper;
-        sleeper = undefined;
-        resolve();
-      }
-    },
+    wake,
     backlog() {
       backlogAt = Date.now();
+    },
+    backlogDone() {
+      // Issue 16: the pause (4x the run, at least 1 s) used to run on after the last full batch, so the summaries
+      // of a catch-up waited for it (and, with two replicas, the backlog slot stayed held meanwhile).
+      const wasInBacklog = inBacklog();
+      backlogAt = -Infinity;
+      wake();
+      if (wasInBacklog && pauser) {
+        clearTimeout(pauser.timer);
+        const { resolve } = pauser;
+        pauser = undefined;
+        resolve();
+      }
     },
     async stop() {
       stopping = true;
