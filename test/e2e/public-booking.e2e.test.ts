@@ -271,3 +271,68 @@ describe('public booking', () => {
     );
   });
 });
+
+/**
+ * Emergency callout "as soon as possible" (issue 19 audit): at 7:00 in Perth no 30-60 minute promise (callouts run
+ * Mon-Fri 8am-4pm); the next slot and the call button instead. At 8:05 the 8-10 AM slot under way is offered as
+ * "as soon as possible". Booking's clock moves with the stack's test clock (x-test-clock-offset-ms), the page's with
+ * Playwright's.
+ */
+describe('public booking: emergency callout on the clock', () => {
+  const CLOCK_HEADER = 'x-test-clock-offset-ms';
+  let handle: PageHandle;
+
+  afterEach(async () => {
+    await handle?.context.close();
+  });
+
+  /** A business day (tomorrow on) whose 8-10 AM slot is still free. */
+  async function dayWithEarlySlotFree(): Promise<string> {
+    for (let offset = 1; offset <= 60; offset++) {
+      const date = new Date(Date.now() + 8 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
+      const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+      if (weekday === 0 || weekday === 6) continue;
+      const slots = (await (await fetch(`${BASE_URL}/api/time-slots?date=${date}`)).json()) as {
+        slot: string;
+        isAvailable: boolean;
+      }[];
+      if (slots.some((s) => s.slot === '8-10 AM' && s.isAvailable)) return date;
+    }
+    throw new Error('no business day with 8-10 AM free in the next 60 days');
+  }
+
+  test('7:00 Perth: no "as soon as possible", the next slot and the call button; at 8:05 the slot under way', async () => {
+    const date = await dayWithEarlySlotFree();
+    handle = await openPage(requireBrowser(), 'phone');
+    const { page, context, errors } = handle;
+    const at = new Date(`${date}T07:00:00+08:00`);
+    await page.clock.install({ time: at });
+    await context.setExtraHTTPHeaders({ [CLOCK_HEADER]: String(at.getTime() - Date.now()) });
+
+    await page.goto(`${BASE_URL}/`);
+    await page.getByRole('button', { name: 'Book Service Now' }).click();
+    const dialog = bookingDialog(page);
+    await expectStep(dialog, 1);
+    await pickDateAndSlot(dialog, date, '8-10 AM');
+    const note = dialog.getByRole('note');
+    await note
+      .getByText(
+        'An emergency callout (30-60 minutes) is not available right now: emergency callouts run Monday to Friday, 8am–4pm. The next available time today is 8-10 AM.',
+        { exact: false },
+      )
+      .waitFor();
+    await note.getByRole('link', { name: /^Call / }).waitFor();
+    await expect(dialog.getByText(/As soon as possible/).count()).resolves.toBe(0);
+
+    // 8:05: booking's clock and the page's move on; the picker looks at the clock again.
+    const later = new Date(`${date}T08:05:00+08:00`);
+    await context.setExtraHTTPHeaders({ [CLOCK_HEADER]: String(later.getTime() - Date.now()) });
+    await page.clock.fastForward(later.getTime() - at.getTime());
+    await dialog
+      .getByText('As soon as possible: a technician will be with you in 30-60 minutes', { exact: true })
+      .waitFor();
+    await expect(dialog.getByRole('radio', { name: /^8-10 AM/ }).isEnabled()).resolves.toBe(true);
+    await expect(note.count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
