@@ -242,7 +242,7 @@ describe('jobs', () => {
     expect(scheduleStatusOf({ status: 'in-progress', assignedTechnicianId: 't' })).toBe('in_progress');
     expect(scheduleStatusOf({ status: 'paid', assignedTechnicianId: 't' })).toBe('completed');
   });
-  test('slot cards: free slots can be blocked, blocked ones unblocked, booked ones neither', () => {
+  test('slot cards: free and booked slots can be blocked (the jobs stay), blocked ones unblocked', () => {
     expect(slotState({ slot: '8-10 AM', isAvailable: true, blockedReason: null })).toMatchObject({
       label: 'Available',
       canBlock: true,
@@ -257,7 +257,25 @@ describe('jobs', () => {
         blockedReason: null,
         booking: { jobId: 'j', jobNumber: 'JOB-1', kind: 'booking' },
       }),
-    ).toMatchObject({ label: 'Booked', canBlock: false, canUnblock: false });
+    ).toMatchObject({ label: 'Booked', canBlock: true, canUnblock: false });
+    expect(
+      slotState({
+        slot: '8-10 AM',
+        isAvailable: true,
+        blockedReason: null,
+        capacity: 2,
+        bookings: [{ jobId: 'j', jobNumber: 'JOB-1', kind: 'booking' }],
+      }),
+    ).toMatchObject({ label: 'Available', canBlock: true, detail: '1 of 2 booked: Job JOB-1' });
+    expect(
+      slotState({
+        slot: '8-10 AM',
+        isAvailable: false,
+        blockedReason: 'Time has passed',
+        state: 'time-passed',
+        booking: { jobId: 'j', jobNumber: 'JOB-1', kind: 'booking' },
+      }),
+    ).toMatchObject({ canBlock: false });
     expect(
       slotState({ slot: '8-10 AM', isAvailable: false, blockedReason: 'Time has passed' }),
     ).toMatchObject({ label: 'Unavailable', detail: 'Time has passed' });

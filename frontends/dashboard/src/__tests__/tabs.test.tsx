@@ -9,6 +9,7 @@ import { NotificationCenter } from '../notifications/NotificationCenter';
 import type { CustomerInvoiceSummary } from '../api/types';
 import {
   adminSlot,
+  blockedSlot,
   expense,
   FakeSocket,
   invoiceSummary,
@@ -215,14 +216,7 @@ describe('time slots tab', () => {
       'PATCH /api/dashboard/timeslots/*': (r: { url: URL }) =>
         r.url.pathname.endsWith('/unblock')
           ? { status: 500, body: '' }
-          : adminSlot({
-              date: '2099-01-05',
-              slot: '8-10 AM',
-              isAvailable: false,
-              blockedReason: 'Training',
-              isBlocked: true,
-              state: 'blocked',
-            }),
+          : blockedSlot({ date: '2099-01-05', slot: '8-10 AM', blockedReason: 'Training', keptBookings: [] }),
     });
     renderWithApp(<TimeSlotsTab />, { path: '/dashboard?tab=time-slots&date=2099-01-05' });
     expect(await screen.findByText('Van service')).toBeInTheDocument();
@@ -232,6 +226,8 @@ describe('time slots tab', () => {
     fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'Training' } });
     fireEvent.click(screen.getByRole('button', { name: 'Block Slot' }));
     expect(await screen.findByText('Time Slot Blocked')).toBeInTheDocument();
+    // Nothing kept: the toast is all.
+    expect(screen.queryByText('Booked jobs kept')).not.toBeInTheDocument();
     expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({
       path: '/api/dashboard/timeslots/2099-01-05/8-10%20AM/block',
       body: { reason: 'Training' },

@@ -35,6 +35,8 @@ export type InvoicePdfRequest = BillingSchemas['InvoicePdfRequest'];
 
 /** A slot of a date in the time slot management tab, with its state and booking. */
 export type TimeSlot = BookingSchemas['AdminSlot'];
+/** A job already in a blocked time, which the block keeps (never moved or cancelled): listed by date and slot. */
+export type KeptBooking = BookingSchemas['KeptBooking'];
 /** A slot of a date as the staff booking form offers it (GET /api/time-slots/availability). */
 export type SlotAvailability = BookingSchemas['PublicSlot'];
 export type AddressSuggestion = BookingSchemas['AddressSuggestion'];

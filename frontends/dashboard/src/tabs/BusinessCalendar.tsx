@@ -10,7 +10,9 @@ import {
   type CalendarBlockInput,
 } from '../api/calendar';
 import { failureReported } from '../api/mutation-toasts';
+import type { KeptBooking } from '../api/types';
 import { DateField } from '../components/DateField';
+import { KeptBookingsDialog } from '../components/KeptBookingsDialog';
 import { useNotify } from '../hooks/useNotify';
 import { formatDate } from '../lib/dates';
 
@@ -64,6 +66,7 @@ function BlockForm({ date }: { date: string }) {
   const [weekday, setWeekday] = useState(5);
   const [slot, setSlot] = useState<TimeSlot | ''>('');
   const [reason, setReason] = useState('');
+  const [kept, setKept] = useState<KeptBooking[] | null>(null);
   const submit = () => {
     let body: CalendarBlockInput;
     if (kind === 'day') body = { kind, date: start ?? date, reason };
@@ -86,6 +89,8 @@ function BlockForm({ date }: { date: string }) {
     return addBlock.mutateAsync(body).then((b) => {
       notify.success('Calendar Blocked', describeBlock(b));
       setReason('');
+      // The jobs already in the blocked time stay booked: list them so the admin can contact those customers.
+      if (b.keptBookings?.length) setKept(b.keptBookings);
     }, failureReported);
   };
   return (
@@ -150,6 +155,7 @@ function BlockForm({ date }: { date: string }) {
       <Button danger onClick={() => void submit()} loading={addBlock.isPending}>
         Add block
       </Button>
+      <KeptBookingsDialog kept={kept} onClose={() => setKept(null)} />
     </fieldset>
   );
 }

@@ -4,10 +4,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Form, Input, Modal, Tag } from 'antd';
 import { useAdminSlots, useSlotMutations } from '../api/slots';
 import { failureReported } from '../api/mutation-toasts';
-import type { TimeSlot } from '../api/types';
+import type { KeptBooking, TimeSlot } from '../api/types';
 import { DateField } from '../components/DateField';
 import { EmptyState } from '../components/EmptyState';
 import { Field } from '../components/Field';
+import { jobCount, KeptBookingsDialog } from '../components/KeptBookingsDialog';
 import { QueryError } from '../components/QueryError';
 import { blockSlotSchema, type BlockSlotValues } from '../forms/block-slot';
 import { BusinessCalendar } from './BusinessCalendar';
@@ -15,7 +16,11 @@ import { useNotify } from '../hooks/useNotify';
 import { useUrlParam } from '../hooks/useUrlParam';
 import { formatDate, isDateString, perthToday } from '../lib/dates';
 
-/** What a slot card says about a slot: free, blocked (with the reason), booked, or otherwise unavailable. */
+/**
+ * What a slot card says about a slot: free, blocked (with the reason), booked, or otherwise unavailable. A free, partly
+ * booked or booked slot can be blocked (the booking service allows it whatever the slot holds: the jobs there are kept,
+ * the block only stops new bookings); a passed, holiday or otherwise unavailable slot cannot.
+ */
 export function slotState(
   slot: Pick<TimeSlot, 'slot' | 'isAvailable' | 'blockedReason'> &
     Partial<Pick<TimeSlot, 'isBlocked' | 'state' | 'booking' | 'bookings' | 'capacity'>>,
@@ -42,13 +47,13 @@ export function slotState(
       canUnblock: true,
       detail: slot.blockedReason ?? undefined,
     };
-  const jobs = slot.bookings ?? (slot.booking ? [slot.booking] : []);
+  const jobs = slotJobs(slot);
   // A slot holds one job per technician working (issue 19): partly booked is still open.
   if (jobs.length > 0 && slot.isAvailable)
     return {
       label: 'Available',
       color: 'green',
-      canBlock: false,
+      canBlock: true,
       canUnblock: false,
       detail: `${jobs.length} of ${slot.capacity ?? 1} booked: ${jobs.map((j) => `Job ${j.jobNumber}`).join(', ')}`,
     };
@@ -64,7 +69,8 @@ export function slotState(
     return {
       label: slot.state === 'held' ? 'Held for payment' : 'Booked',
       color: 'blue',
-      canBlock: false,
+      // Full: still blockable (the jobs stay), unless its time has passed.
+      canBlock: slot.state !== 'time-passed' && slot.blockedReason !== 'Time has passed',
       canUnblock: false,
       detail: jobs.map((j) => `Job ${j.jobNumber}`).join(', ') || undefined,
     };
@@ -79,22 +85,52 @@ export function slotState(
   return { label: 'Available', color: 'green', canBlock: true, canUnblock: false };
 }
 
-function BlockDialog({ date, slot, onClose }: { date: string; slot: string | null; onClose: () => void }) {
+/** The jobs a slot holds (every one, or the first when only that is given). */
+function slotJobs(slot: Partial<Pick<TimeSlot, 'booking' | 'bookings'>>) {
+  return slot.bookings ?? (slot.booking ? [slot.booking] : []);
+}
+
+/** What the confirm dialog says about the jobs already in a slot being blocked (null when it holds none). */
+export function blockKeepsJobsText(jobNumbers: readonly string[]): string | null {
+  if (jobNumbers.length === 0) return null;
+  const one = jobNumbers.length === 1;
+  return (
+    `This slot has ${jobCount(jobNumbers.length)} booked (${jobNumbers.join(', ')}). ` +
+    `${one ? 'It stays' : 'They stay'} booked: blocking does not move or cancel ${one ? 'it' : 'them'}, ` +
+    `it only stops new bookings.`
+  );
+}
+
+function BlockDialog({
+  date,
+  slot,
+  jobNumbers,
+  onClose,
+  onKept,
+}: {
+  date: string;
+  slot: string | null;
+  jobNumbers: readonly string[];
+  onClose: () => void;
+  onKept: (kept: KeptBooking[]) => void;
+}) {
   const notify = useNotify();
   const { block } = useSlotMutations();
   const { control, handleSubmit, reset } = useForm<BlockSlotValues>({
     resolver: zodResolver(blockSlotSchema),
     defaultValues: { reason: '' },
   });
+  const keeps = blockKeepsJobsText(jobNumbers);
   const close = () => {
     reset();
     onClose();
   };
   const onSubmit = handleSubmit(async ({ reason }) => {
     if (!slot) return;
-    await block.mutateAsync({ date, slot, reason: reason.trim() }).then(() => {
+    await block.mutateAsync({ date, slot, reason: reason.trim() }).then((answer) => {
       notify.success('Time Slot Blocked', `${slot} on ${formatDate(date)} is blocked.`);
       close();
+      if (answer.keptBookings?.length) onKept(answer.keptBookings);
     }, failureReported);
   });
   return (
@@ -109,6 +145,11 @@ function BlockDialog({ date, slot, onClose }: { date: string; slot: string | nul
       destroyOnHidden
     >
       <p className="dash-muted">{formatDate(date)}: customers will not be able to book this slot.</p>
+      {keeps && (
+        <p role="note" className="dash-block-keeps">
+          {keeps}
+        </p>
+      )}
       <Form layout="vertical" component="div" requiredMark={false}>
         <Field
           control={control}
@@ -140,6 +181,7 @@ export function TimeSlotsTab() {
   const slots = useAdminSlots(date);
   const { unblock } = useSlotMutations();
   const [blocking, setBlocking] = useState<string | null>(null);
+  const [kept, setKept] = useState<KeptBooking[] | null>(null);
   const list = slots.data ?? [];
 
   const onUnblock = (slot: string) =>
@@ -225,7 +267,14 @@ export function TimeSlotsTab() {
           })}
         </ul>
       )}
-      <BlockDialog date={date} slot={blocking} onClose={() => setBlocking(null)} />
+      <BlockDialog
+        date={date}
+        slot={blocking}
+        jobNumbers={slotJobs(list.find((s) => s.slot === blocking) ?? {}).map((j) => j.jobNumber)}
+        onClose={() => setBlocking(null)}
+        onKept={setKept}
+      />
+      <KeptBookingsDialog kept={kept} onClose={() => setKept(null)} />
       <BusinessCalendar date={date} />
     </section>
   );

@@ -208,6 +208,49 @@ export function adminSlot(overrides: Partial<BookingSchemas['AdminSlot']> = {}):
   };
 }
 
+/** A job a block keeps (PATCH .../block and POST /api/dashboard/calendar/blocks list them in keptBookings). */
+export function keptBooking(
+  overrides: Partial<BookingSchemas['KeptBooking']> = {},
+): BookingSchemas['KeptBooking'] {
+  return {
+    jobId: JOB_ID,
+    jobNumber: 'JOB-000123',
+    date: '2026-11-25',
+    slot: '10-12 AM',
+    kind: 'booking',
+    ...overrides,
+  };
+}
+
+/** A slot as PATCH /api/dashboard/timeslots/{date}/{slot}/block answers it: blocked, with the jobs it keeps. */
+export function blockedSlot(
+  overrides: Partial<BookingSchemas['BlockedSlot']> = {},
+): BookingSchemas['BlockedSlot'] {
+  return {
+    ...adminSlot({ isAvailable: false, blockedReason: 'Van service', isBlocked: true, state: 'blocked' }),
+    keptBookings: [],
+    ...overrides,
+  };
+}
+
+/** A calendar block as POST /api/dashboard/calendar/blocks answers it (a whole day), with the jobs it keeps. */
+export function addedCalendarBlock(
+  overrides: Partial<BookingSchemas['AddedCalendarBlock']> = {},
+): BookingSchemas['AddedCalendarBlock'] {
+  return {
+    id: '44444444-4444-4444-8444-444444444444',
+    kind: 'day',
+    startDate: '2026-11-25',
+    endDate: null,
+    weekday: null,
+    timeSlot: null,
+    reason: 'Staff training',
+    createdAt: '2026-11-20T04:00:00.000Z',
+    keptBookings: [],
+    ...overrides,
+  };
+}
+
 const jobs = answerOf<JobsPaths>('jobs');
 const billing = answerOf<BillingPaths>('billing');
 const booking = answerOf<BookingPaths>('booking');
@@ -232,4 +275,21 @@ export const DASHBOARD_FIXTURES: readonly AnswerFixture[] = [
       booking: { jobId: JOB_ID, jobNumber: 'JOB-000123', kind: 'booking' },
     }),
   ]),
+  booking(
+    'patch',
+    '/api/dashboard/timeslots/{date}/{slot}/block',
+    200,
+    blockedSlot({
+      slot: '10-12 AM',
+      booking: { jobId: JOB_ID, jobNumber: 'JOB-000123', kind: 'booking' },
+      bookings: [{ jobId: JOB_ID, jobNumber: 'JOB-000123', kind: 'booking' }],
+      keptBookings: [keptBooking()],
+    }),
+  ),
+  booking(
+    'post',
+    '/api/dashboard/calendar/blocks',
+    201,
+    addedCalendarBlock({ keptBookings: [keptBooking()] }),
+  ),
 ];
