@@ -43,14 +43,23 @@ export async function startReporting(
   });
 
   // A full batch means a backlog: the refresher then refreshes at a slower pace (each day once per round, not once
-  // per batch that touched it); otherwise it refreshes at once. A batch that is not full means the queue had nothing
-  // more for this replica within the linger: a backlog, if there was one, is folded, and its pause ends now.
+  // per batch that touched it); otherwise it refreshes at once. A batch that is not full during a backlog may be its
+  // end: if the queue has no message ready, the backlog is folded and the refresher's pause ends now (issue 16: it
+  // used to run on for up to 4x a refresh after the last batch). Under load a backlog also has short batches (the
+  // linger expires before the broker refills the prefetch), hence the queue check rather than the size alone.
+  const backlogMaybeDone = () => {
+    if (!refresher.inBacklog()) return refresher.wake();
+    void runtime.bus.queueDepth().then(
+      (ready) => (ready === 0 ? refresher.backlogDone() : refresher.wake()),
+      () => refresher.wake(),
+    );
+  };
   subscribeReporting(
     runtime.bus,
     reportingHandlers({
       db,
       afterCommit: (events) =>
-        events >= config.REPORTING_BATCH_SIZE ? refresher.backlog() : refresher.backlogDone(),
+        events >= config.REPORTING_BATCH_SIZE ? refresher.backlog() : backlogMaybeDone(),
     }),
     erasureHandlers({ db, afterCommit: () => refresher.wake() }),
     {

@@ -5,7 +5,9 @@
 const refreshDirtyDays = jest.fn<Promise<number>, unknown[]>();
 const tryBacklogRefreshSlot = jest.fn();
 
-jest.mock('../app/day-summaries', () => ({ refreshDirtyDays: (...args: unknown[]) => refreshDirtyDays(...args) }));
+jest.mock('../app/day-summaries', () => ({
+  refreshDirtyDays: (...args: unknown[]) => refreshDirtyDays(...args),
+}));
 jest.mock('../db/day-summaries', () => ({ tryBacklogRefreshSlot: () => tryBacklogRefreshSlot() }));
 jest.mock('../db/client', () => ({ poolOf: () => ({}) }));
 
@@ -32,7 +34,9 @@ describe('day refresher pacing', () => {
     await tick(50);
     expect(refreshDirtyDays).toHaveBeenCalledTimes(1); // then pausing for 5 s
     expect(tryBacklogRefreshSlot).toHaveBeenCalledTimes(1);
+    expect(refresher.inBacklog()).toBe(true);
     refresher.backlogDone();
+    expect(refresher.inBacklog()).toBe(false);
     await tick(50);
     // Woken and out of the backlog: run again at once, without the backlog slot.
     expect(refreshDirtyDays).toHaveBeenCalledTimes(2);

@@ -19,10 +19,12 @@ export interface DayRefresher {
    */
   backlog(): void;
   /**
-   * A batch came in less than full after a backlog (the queue is drained): the backlog is over, so the pause after
-   * the current run ends now and the days the backlog left dirty are refreshed back to back. Also wakes the loop.
+   * The backlog is folded (the queue is drained): the pause after the current run ends now and the days the backlog
+   * left dirty are refreshed back to back. Also wakes the loop.
    */
   backlogDone(): void;
+  /** Whether a backlog is being folded (a full batch within the last `backlogGapMs`). */
+  inBacklog(): boolean;
   /** Stops the loop and waits for the running batch. */
   stop(): Promise<void>;
 }
@@ -155,6 +157,7 @@ export function createDayRefresher(options: {
     backlog() {
       backlogAt = Date.now();
     },
+    inBacklog,
     backlogDone() {
       // Issue 16: the pause (4x the run, at least 1 s) used to run on after the last full batch, so the summaries
       // of a catch-up waited for it (and, with two replicas, the backlog slot stayed held meanwhile).
