@@ -69,4 +69,25 @@ describe('day refresher pacing', () => {
     expect(tryBacklogRefreshSlot).not.toHaveBeenCalled();
     await refresher.stop();
   });
+
+  it('backs off while idle (doubling up to idleMaxMs), polls fast after work, and a wake-up runs at once', async () => {
+    refreshDirtyDays.mockResolvedValue(0);
+    const refresher = createDayRefresher({ db: {} as Db, logger, intervalMs: 20, idleMaxMs: 160 });
+    refresher.start();
+    // Idle polls at 0, 20, 60, 140, 300, 460, 620 ms...: about 5 in 500 ms (a fixed 20 ms poll would be 25).
+    await tick(500);
+    const idlePolls = refreshDirtyDays.mock.calls.length;
+    expect(idlePolls).toBeGreaterThanOrEqual(4);
+    expect(idlePolls).toBeLessThanOrEqual(7);
+    // A wake-up cuts the long idle wait short.
+    refresher.wake();
+    await tick(10);
+    expect(refreshDirtyDays).toHaveBeenCalledTimes(idlePolls + 1);
+    // Work found: the next poll is intervalMs later, not the backed-off wait.
+    refreshDirtyDays.mockResolvedValueOnce(1).mockResolvedValueOnce(1);
+    refresher.wake();
+    await tick(70);
+    expect(refreshDirtyDays.mock.calls.length).toBeGreaterThanOrEqual(idlePolls + 4);
+    await refresher.stop();
+  });
 });

@@ -49,8 +49,23 @@ export function createDayRefresher(options: {
   busyGapMs?: number;
   /** The pause after a run while a backlog is being folded (default 1 s; see `backlog()`). */
   backlogGapMs?: number;
+  /**
+   * Idle backoff: after a poll that found nothing, the next poll waits twice as long, up to this (default
+   * `REPORTING_REFRESH_IDLE_MAX_MS`, else 1 s; set it to `intervalMs`, 100, for the old fixed 100 ms poll). A run
+   * that refreshed something, or a wake-up (this replica's handlers after every commit), resets it to `intervalMs`.
+   * Only days marked by another replica's handlers wait for a poll, and they are refreshed by that replica's own
+   * refresher anyway (it is woken), so the poll is a fallback.
+   */
+  idleMaxMs?: number;
 }): DayRefresher {
   const intervalMs = options.intervalMs ?? 100;
+  const idleMaxMs = Math.max(
+    intervalMs,
+    options.idleMaxMs ?? (Number(process.env.REPORTING_REFRESH_IDLE_MAX_MS) || 1_000),
+  );
+  /** The next idle poll's wait (doubles while idle, back to intervalMs after work or a wake-up). */
+  let idleMs = intervalMs;
+  let lastRefreshed = 0;
   const busyGapMs = options.busyGapMs ?? 0;
   const backlogGapMs = options.backlogGapMs ?? 1_000;
   /** When a full batch was last folded. */
@@ -98,6 +113,7 @@ export function createDayRefresher(options: {
       failures += 1;
       options.logger.warn({ err, failures }, 'day summary refresh failed; retrying');
     }
+    lastRefreshed = refreshed;
     if (stopping || refreshed === 0) return woken;
     // Let more changes gather (see busyGapMs); then a full batch, or a wake-up meanwhile, means go again.
     woken = false;
@@ -134,8 +150,18 @@ export function createDayRefresher(options: {
         await slot?.release();
       }
       if (stopping) break;
-      if (again) continue;
-      await sleep(failures ? Math.min(5_000, intervalMs * 2 ** failures) : intervalMs);
+      if (again) {
+        idleMs = intervalMs;
+        continue;
+      }
+      if (failures) {
+        await sleep(Math.min(5_000, intervalMs * 2 ** failures));
+        continue;
+      }
+      // Work just done: poll again soon. Nothing found: back off towards idleMaxMs (a wake() cuts any wait short).
+      idleMs = lastRefreshed > 0 ? intervalMs : idleMs;
+      await sleep(idleMs);
+      idleMs = woken ? intervalMs : Math.min(idleMaxMs, idleMs * 2);
     }
   };
 
