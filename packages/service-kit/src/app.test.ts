@@ -11,6 +11,7 @@ describe('service app', () => {
     const svc = createServiceApp({
       name: 'demo',
       logger,
+      readinessCacheMs: 0,
       readiness: {
         database: async () => {
           if (!databaseUp) throw new Error('database unreachable');
@@ -46,6 +47,38 @@ describe('service app', () => {
     svc.setDraining();
     expect((await request(app).get('/readyz')).status).toBe(503);
     expect(metrics.text).toContain('http_request_duration_seconds');
+  });
+
+  it('reuses a readiness result for readinessCacheMs, and shares checks already running', async () => {
+    let calls = 0;
+    let databaseUp = true;
+    const svc = createServiceApp({
+      name: 'demo',
+      logger,
+      readinessCacheMs: 200,
+      readiness: {
+        database: async () => {
+          calls += 1;
+          await new Promise((r) => setTimeout(r, 20));
+          if (!databaseUp) throw new Error('database unreachable');
+        },
+      },
+    });
+    const app = svc.finalize();
+    const [a, b] = await Promise.all([request(app).get('/readyz'), request(app).get('/readyz')]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await request(app).get('/metrics')).text).toMatch(
+      /dependency_up\{dependency="database",service="demo"\} 1/,
+    );
+    expect(calls).toBe(1);
+    databaseUp = false;
+    expect((await request(app).get('/readyz')).status).toBe(200); // still the cached answer
+    expect(calls).toBe(1);
+    await new Promise((r) => setTimeout(r, 250));
+    expect((await request(app).get('/readyz')).status).toBe(503);
+    expect(calls).toBe(2);
+    svc.setDraining();
+    expect((await request(app).get('/readyz')).status).toBe(503);
   });
 
   it('echoes a sane request id and replaces a hostile one', async () => {

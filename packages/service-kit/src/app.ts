@@ -40,6 +40,14 @@ export interface AppOptions {
    * The app then does not do them a second time.
    */
   edgeInFront?: boolean;
+  /**
+   * How long a readiness result is reused (ms; default `READINESS_CACHE_MS`, else 1000; 0 = every /readyz and
+   * scrape runs the checks, the old behaviour). Checks running meanwhile are shared, not repeated. HAProxy checks
+   * each replica every second or two and Prometheus scrapes too: without it each one pinged Postgres, Redis and the
+   * broker state, a few statements per second per idle process. A replica whose database goes away is reported
+   * not ready at most this much later.
+   */
+  readinessCacheMs?: number;
 }
 
 /** True when no proxy in front of us forwarded the request (Prometheus scrapes pods directly). */
@@ -144,7 +152,27 @@ export function createServiceApp(options: AppOptions): ServiceApp {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: name });
   });
-  const runChecks = async () => {
+  const envCache = Number(process.env.READINESS_CACHE_MS);
+  const cacheMs = options.readinessCacheMs ?? (Number.isFinite(envCache) && envCache >= 0 ? envCache : 1000);
+  type CheckResult = { ok: boolean; checks: Record<string, string>; up: Record<string, boolean> };
+  let inFlight: Promise<CheckResult> | undefined;
+  let cached: { at: number; result: CheckResult } | undefined;
+  const runChecks = (): Promise<CheckResult> => {
+    if (cached && Date.now() - cached.at < cacheMs) return Promise.resolve(cached.result);
+    inFlight ??= runChecksNow().then(
+      (result) => {
+        inFlight = undefined;
+        if (cacheMs > 0) cached = { at: Date.now(), result };
+        return result;
+      },
+      (err: unknown) => {
+        inFlight = undefined;
+        throw err;
+      },
+    );
+    return inFlight;
+  };
+  const runChecksNow = async (): Promise<CheckResult> => {
     const checks: Record<string, string> = {};
     const up: Record<string, boolean> = {};
     let ok = true;
