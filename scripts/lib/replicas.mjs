@@ -57,7 +57,10 @@ export function replicaEnv(env, r) {
 }
 
 /** haproxy.cfg for the layout: one frontend and one backend (both replicas) per service. */
-export function haproxyConfig(layout) {
+// HAPROXY_CHECK_INTER_MS: the /readyz check interval of a healthy replica (default 2000; it was 1000, the old
+// behaviour). A failing or recovering replica is checked every 500 ms (fastinter) whatever this is, and a killed one
+// is still taken out at its first refused connection, so only the first check after a replica hangs comes later.
+export function haproxyConfig(layout, { checkInterMs = Number(process.env.HAPROXY_CHECK_INTER_MS) || 2000 } = {}) {
   const lines = [
     'global',
     // Each connection needs two descriptors (client and server side): 8,000 stays under a 20,000 descriptor limit.
@@ -77,12 +80,13 @@ export function haproxyConfig(layout) {
     '  option redispatch 1',
     '  retries 3',
     '  retry-on conn-failure',
-    // Active checks: /readyz every second, each allowed 2 s (a replica starved of CPU answers late but is alive;
+    // Active checks: /readyz every 2 s (HAPROXY_CHECK_INTER_MS; every check of 12 idle replicas cost each a few
+    // dependency pings, and the services now cache readiness for 1 s), each allowed 2 s (a replica starved of CPU answers late but is alive;
     // with the default of `inter` both replicas of a service were marked down at once under load, and every
     // request got HAProxy's own 503); down after 3 failures, back after 2 successes. A killed replica is still
     // taken out at its first refused connection (observe layer4).
     '  timeout check 2s',
-    '  default-server check inter 1s fastinter 500ms downinter 1s fall 3 rise 2 observe layer4 error-limit 1 on-error mark-down',
+    `  default-server check inter ${Math.round(checkInterMs)}ms fastinter 500ms downinter 1s fall 3 rise 2 observe layer4 error-limit 1 on-error mark-down`,
     '',
     'frontend stats',
     `  bind 127.0.0.1:${layout.statsPort}`,

@@ -13,6 +13,12 @@ export interface OutboxOptions {
   /** Validate envelopes before writing (default true; uses the catalogue). */
   validate?: boolean;
   registry?: ContractRegistry;
+  /**
+   * Called after each `enqueue` that wrote rows (before the caller's commit): the runtime points it at its relay's
+   * `expectSoon()`, so rows written in this process are published within the relay's `soonIntervalMs` even on paths
+   * that never call `wake()` after their commit.
+   */
+  onEnqueue?: () => void;
 }
 
 export interface Outbox {
@@ -67,7 +73,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
     schema: options.schema,
     async enqueue(tx, events) {
       await enqueue(tx, events, options);
-      if (!Array.isArray(events) || events.length > 0) wrote.add(tx);
+      if (!Array.isArray(events) || events.length > 0) {
+        wrote.add(tx);
+        options.onEnqueue?.();
+      }
     },
     wroteIn: (tx) => wrote.has(tx),
   };
@@ -80,8 +89,20 @@ export interface OutboxRelayOptions {
   /** Usually `createPublisher({ url, name: '<service>-publisher', prefix })`. */
   publisher: Pick<Publisher, 'publish'>;
   logger?: Logger;
-  /** Poll interval when idle (default 250 ms). `wake()` skips the wait. */
+  /**
+   * Poll interval when idle (default `OUTBOX_RELAY_POLL_MS`, else 1000 ms; it was 250 ms: set 250 for the old
+   * behaviour). `wake()` skips the wait. The poll is the fallback for rows no wake-up announces: rows written by
+   * another process (a replica whose relay is down or busy, a script), retries whose `available_at` came, and rows
+   * of paths that neither wake nor go through `expectSoon()`; they wait at most this long (the lag budget is 2 s).
+   */
   intervalMs?: number;
+  /**
+   * Poll interval for `soonWindowMs` after `expectSoon()` (an `enqueue` in this process whose commit may not be
+   * followed by a `wake()`): default `OUTBOX_RELAY_SOON_MS`, else 250 ms, the old idle poll.
+   */
+  soonIntervalMs?: number;
+  /** How long `expectSoon()` keeps the fast poll (default `OUTBOX_RELAY_SOON_WINDOW_MS`, else 1500 ms). */
+  soonWindowMs?: number;
   /** Rows claimed per transaction (default 100). */
   batchSize?: number;
   /** Per-row backoff after a failed publish: initialMs * multiplier^attempts, capped (1 s, x2, max 60 s). */
@@ -99,6 +120,12 @@ export interface OutboxRelay {
   stop(): Promise<void>;
   /** Publish now (e.g. right after a commit) instead of at the next poll. */
   wake(): void;
+  /**
+   * Rows are being written in this process (called by the outbox's `onEnqueue`, before the commit): poll every
+   * `soonIntervalMs` for the next `soonWindowMs` instead of every `intervalMs`. Costs nothing by itself (no query;
+   * a pending long sleep is only shortened).
+   */
+  expectSoon(): void;
   /** One batch: claim, publish, mark. Exposed for tests and scripts. */
   runOnce(): Promise<{ published: number; failed: number }>;
   isRunning(): boolean;
@@ -118,6 +145,13 @@ interface OutboxRow {
   attempts: number;
   /** The producer's W3C trace context (null for rows written without one). */
   trace_context: unknown;
+}
+
+/** A duration from the environment (ms, >= 0), or the default when unset or not a number. */
+function envMs(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
 /** Outbox rows in the order they were written (created_at, then id, as the claim orders them). */
@@ -147,7 +181,11 @@ function traceOf(raw: unknown): TraceCarrier | undefined {
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const table = `${quoteIdent(options.schema)}."outbox_events"`;
   const log = (options.logger ?? noopLogger).child({ component: 'outbox-relay', schema: options.schema });
-  const intervalMs = options.intervalMs ?? 250;
+  const intervalMs = options.intervalMs ?? envMs('OUTBOX_RELAY_POLL_MS', 1000);
+  const soonIntervalMs = Math.min(intervalMs, options.soonIntervalMs ?? envMs('OUTBOX_RELAY_SOON_MS', 250));
+  const soonWindowMs = options.soonWindowMs ?? envMs('OUTBOX_RELAY_SOON_WINDOW_MS', 1500);
+  /** Until when polls use soonIntervalMs (see expectSoon). */
+  let soonUntil = 0;
   const batchSize = options.batchSize ?? 100;
   const initialMs = options.backoff?.initialMs ?? 1000;
   const multiplier = options.backoff?.multiplier ?? 2;
@@ -159,7 +197,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let stopping = false;
   let woken = false;
   let loop: Promise<void> | undefined;
-  let sleeper: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  let sleeper: { timer: NodeJS.Timeout; resolve: () => void; dueAt: number } | undefined;
   let lastPurge = 0;
   const metricHooks: EventMetrics[] = options.metrics ? [options.metrics] : [];
 
@@ -276,9 +314,12 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         sleeper = undefined;
         resolve();
       }, ms);
-      sleeper = { timer, resolve };
+      sleeper = { timer, resolve, dueAt: Date.now() + ms };
     });
   }
+
+  /** The idle wait: soonIntervalMs while expectSoon's window is open, intervalMs otherwise. */
+  const idleWait = () => (Date.now() < soonUntil ? soonIntervalMs : intervalMs);
 
   function interrupt(): void {
     const s = sleeper;
@@ -304,7 +345,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (stopping) break;
       if (result && result.failed === 0 && result.published >= batchSize) continue; // more are waiting
       if (woken) continue;
-      await sleep(result ? intervalMs : Math.min(30_000, intervalMs * 2 ** Math.min(dbFailures, 10)));
+      await sleep(result ? idleWait() : Math.min(30_000, intervalMs * 2 ** Math.min(dbFailures, 10)));
     }
   }
 
@@ -325,6 +366,18 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     wake() {
       woken = true;
       interrupt();
+    },
+    expectSoon() {
+      soonUntil = Date.now() + soonWindowMs;
+      // Shorten a longer idle sleep to soonIntervalMs from now (no query now: the rows are not committed yet).
+      const s = sleeper;
+      if (!s || s.dueAt <= Date.now() + soonIntervalMs) return;
+      clearTimeout(s.timer);
+      s.dueAt = Date.now() + soonIntervalMs;
+      s.timer = setTimeout(() => {
+        if (sleeper === s) sleeper = undefined;
+        s.resolve();
+      }, soonIntervalMs);
     },
     runOnce,
     isRunning: () => running,

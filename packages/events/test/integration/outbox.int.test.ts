@@ -238,4 +238,44 @@ describe('transactional outbox + relay', () => {
     await relay.stop();
     expect(relay.isRunning()).toBe(false);
   });
+
+  it('with the default idle poll (1 s), a row written by another process is published within the lag budget (2 s)', async () => {
+    // The writer is not this relay's process: no wake(), no expectSoon(), only the fallback poll finds its rows.
+    expect(process.env.OUTBOX_RELAY_POLL_MS).toBeUndefined();
+    const relay = createOutboxRelay({ db: pg.db, schema: 'svc', publisher: publisher(amqpUrl), logger });
+    relay.start();
+    closers.push(() => relay.stop());
+    await sleep(200);
+    const foreign = createOutbox({ schema: 'svc' });
+    const lags: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await sleep(150 + Math.random() * 700);
+      const event = sampleEvent(UserCreated, { userId: randomUUID() });
+      await pg.db.$transaction((tx) => foreign.enqueue(tx, event));
+      const committed = Date.now();
+      await waitFor(() => received.count(event.id) === 1, { timeoutMs: 5000, intervalMs: 10 });
+      lags.push(Date.now() - committed);
+    }
+    expect(Math.max(...lags)).toBeLessThan(2000);
+  });
+
+  it('expectSoon() (an enqueue in this process) shortens the idle poll: published without a wake()', async () => {
+    const relay = createOutboxRelay({
+      db: pg.db,
+      schema: 'svc',
+      publisher: publisher(amqpUrl),
+      logger,
+      intervalMs: 60_000,
+      soonIntervalMs: 100,
+    });
+    const local = createOutbox({ schema: 'svc', onEnqueue: () => relay.expectSoon() });
+    relay.start();
+    closers.push(() => relay.stop());
+    await sleep(100); // first (empty) pass done, now sleeping for a minute
+    const event = sampleEvent(UserCreated, { userId: randomUUID() });
+    await pg.db.$transaction((tx) => local.enqueue(tx, event));
+    const committed = Date.now();
+    await waitFor(() => received.count(event.id) === 1, { timeoutMs: 5000, intervalMs: 10 });
+    expect(Date.now() - committed).toBeLessThan(1000);
+  });
 });
