@@ -2,7 +2,13 @@ import '../testing/polyfills';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { job, jobDetail, renderWithApp, stubFetch, TECH } from '../testing/render';
-import { EditJobDialog, NOTHING_TO_EDIT, PRICE_INVALID, REASON_REQUIRED } from './EditJobDialog';
+import {
+  EditJobDialog,
+  NOTHING_TO_EDIT,
+  PRICE_INVALID,
+  REASON_REQUIRED,
+  TYRE_QUANTITY_INVALID,
+} from './EditJobDialog';
 import { JobDetailDialog } from './JobDetailDialog';
 import { JobHistory } from './JobHistory';
 
@@ -110,6 +116,81 @@ describe('Edit Job (issue 19, admin)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
     expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+});
+
+describe('Edit Job: whole numbers only (audit: "two" cleared the tyre quantity)', () => {
+  const fourTyres = {
+    ...battery,
+    tyreQuantity: 4,
+    vehicle: { make: 'Toyota', model: 'Corolla', year: 2018, registration: '1ABC234' },
+  };
+
+  async function openTyres() {
+    const calls = stubFetch({
+      [HISTORY]: noHistory,
+      [PATCH]: jobDetail({ ...fourTyres, tyreQuantity: null }),
+    });
+    renderWithApp(<EditJobDialog job={fourTyres as typeof battery} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeEnabled());
+    await userEvent.type(within(dialog).getByLabelText('Reason for the change'), 'Customer rang');
+    return { calls, dialog };
+  }
+
+  test.each(['two', '2,5', '2.5', '-1', '0', '9'])(
+    'the tyre quantity "%s" is an error at the field, and nothing is sent (never null)',
+    async (entry) => {
+      const { calls, dialog } = await openTyres();
+      const tyres = within(dialog).getByLabelText('Tyres');
+      await userEvent.clear(tyres);
+      await userEvent.type(tyres, entry);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+      const error = await within(dialog).findByText(TYRE_QUANTITY_INVALID);
+      expect(tyres).toHaveAttribute('aria-invalid', 'true');
+      expect(tyres).toHaveAttribute('aria-describedby', error.id);
+      expect(within(dialog).queryByText(NOTHING_TO_EDIT)).not.toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+      expect(screen.queryByText('Job Updated')).not.toBeInTheDocument();
+    },
+  );
+
+  test('an emptied tyre quantity clears it (null)', async () => {
+    const { calls, dialog } = await openTyres();
+    const tyres = within(dialog).getByLabelText('Tyres');
+    await userEvent.clear(tyres);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+        tyreQuantity: null,
+        reason: 'Customer rang',
+        version: 0,
+      }),
+    );
+  });
+
+  test('a whole number in range is sent as a number', async () => {
+    const { calls, dialog } = await openTyres();
+    const tyres = within(dialog).getByLabelText('Tyres');
+    await userEvent.clear(tyres);
+    await userEvent.type(tyres, ' 2 ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ tyreQuantity: 2 }),
+    );
+  });
+
+  test('a vehicle year that is not a whole year in range is an error at the field, and nothing is sent', async () => {
+    const { calls, dialog } = await openTyres();
+    const year = within(dialog).getByLabelText('Vehicle year');
+    for (const entry of ['twenty', '2018.5', '1850', '']) {
+      await userEvent.clear(year);
+      if (entry) await userEvent.type(year, entry);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+      await waitFor(() => expect(year).toHaveAttribute('aria-invalid', 'true'));
+      expect(within(dialog).getByText(/Vehicle year must be/)).toBeInTheDocument();
+    }
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
   });
 });
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Col, Form, Input, Modal, Row } from 'antd';
+import { MAX_TYRE_QUANTITY, MIN_TYRE_QUANTITY, vehicleYearProblem } from '@tyres/kernel';
 import { errorMessage, type RequestBodyOf } from '@tyres/platform';
 import type { paths as JobsPaths } from '@tyres/platform/api-types/jobs';
 import { jobsApi } from '../api/client';
@@ -18,7 +19,41 @@ export const PRICE_INVALID =
   'Price must be an amount of 0 or more with at most 2 decimal places, e.g. "189.50"';
 export const REASON_REQUIRED = 'Please give a reason for the change';
 export const NOTHING_TO_EDIT = 'Change at least one field';
+export const TYRE_QUANTITY_INVALID = `Tyres must be a whole number from ${MIN_TYRE_QUANTITY} to ${MAX_TYRE_QUANTITY}, or left empty`;
 const PRICE = /^\d+(\.\d{1,2})?$/;
+const WHOLE = /^\d+$/;
+
+/** A whole-number entry: digits only (no "two", "2,5", "2.5" or "-1"). */
+function wholeNumber(text: string): number | undefined {
+  const t = text.trim();
+  return WHOLE.test(t) ? Number(t) : undefined;
+}
+
+/**
+ * The numeric fields' problems, checked before anything is sent: an entry that is not a whole number within the
+ * service's bounds is an error at its field, never sent (and never sent as null). Only an emptied tyre quantity
+ * clears it. The year is checked when the vehicle is sent (any part of it changed), since it is sent whole.
+ */
+export function numberProblems(
+  job: Job,
+  values: Values,
+  now: Date = new Date(),
+): Partial<Record<'year' | 'tyreQuantity', string>> {
+  const before = valuesOf(job);
+  const changed = (k: keyof Values) => values[k].trim() !== before[k].trim();
+  const problems: Partial<Record<'year' | 'tyreQuantity', string>> = {};
+  if (changed('make') || changed('model') || changed('year') || changed('registration')) {
+    const year = wholeNumber(values.year);
+    const problem = vehicleYearProblem(year ?? Number.NaN, now);
+    if (problem) problems.year = problem;
+  }
+  if (changed('tyreQuantity') && values.tyreQuantity.trim()) {
+    const qty = wholeNumber(values.tyreQuantity);
+    if (qty === undefined || qty < MIN_TYRE_QUANTITY || qty > MAX_TYRE_QUANTITY)
+      problems.tyreQuantity = TYRE_QUANTITY_INVALID;
+  }
+  return problems;
+}
 
 /** PATCH /api/dashboard/jobs/{id}: the changed fields, the reason and the edit version the form was opened at. */
 export function useEditJob() {
@@ -32,7 +67,7 @@ export function useEditJob() {
   });
 }
 
-interface Values {
+export interface Values {
   customerValue: string;
   address: string;
   suburb: string;
@@ -67,6 +102,8 @@ function valuesOf(job: Job): Values {
 /**
  * The body of an edit: only the fields the admin changed (the vehicle as a whole when any part of it changed), or
  * undefined when nothing changed. Numbers the form holds as text are sent as numbers; a blank optional is null.
+ * Throws on a numeric entry that is not a whole number (callers check `numberProblems` first): an unparsable entry is
+ * never sent, in particular never as null (which would clear the field).
  */
 export function editBody(job: Job, values: Values, reason: string, version: number): JobEditBody | undefined {
   const before = valuesOf(job);
@@ -80,16 +117,22 @@ export function editBody(job: Job, values: Values, reason: string, version: numb
     body.vehicle = {
       make: values.make.trim(),
       model: values.model.trim(),
-      year: Number(values.year.trim()),
+      year: wholeOrThrow(values.year, 'year'),
       registration: values.registration.trim(),
     } as JobEditBody['vehicle'];
   if (changed('tyreSize')) body.tyreSize = values.tyreSize.trim() || null;
   if (changed('tyreQuantity'))
-    body.tyreQuantity = values.tyreQuantity.trim() ? Number(values.tyreQuantity.trim()) : null;
+    body.tyreQuantity = values.tyreQuantity.trim() ? wholeOrThrow(values.tyreQuantity, 'tyreQuantity') : null;
   if (changed('tyreBrand')) body.tyreBrand = values.tyreBrand.trim() || null;
   if (changed('notes')) body.notes = values.notes.trim() || null;
   if (Object.keys(body).length === 0) return undefined;
   return { ...body, reason: reason.trim(), version } as JobEditBody;
+}
+
+function wholeOrThrow(text: string, field: string): number {
+  const n = wholeNumber(text);
+  if (n === undefined) throw new Error(`${field} is not a whole number`);
+  return n;
 }
 
 /** Issue 19: "Edit Job" in the job detail, for admins: the button and its dialog. */
@@ -123,9 +166,12 @@ export function EditJobDialog({ job, onClose }: { job: Job; onClose: () => void 
   const onOk = async () => {
     const problems: typeof errors = {};
     if (!PRICE.test(values.customerValue.trim())) problems.customerValue = PRICE_INVALID;
+    Object.assign(problems, numberProblems(job, values));
     if (!reason.trim()) problems.reason = REASON_REQUIRED;
-    const body = seenVersion === undefined ? undefined : editBody(job, values, reason, seenVersion);
-    if (seenVersion !== undefined && !body) problems.form = NOTHING_TO_EDIT;
+    const numbersOk = !problems.year && !problems.tyreQuantity;
+    const body =
+      seenVersion === undefined || !numbersOk ? undefined : editBody(job, values, reason, seenVersion);
+    if (seenVersion !== undefined && numbersOk && !body) problems.form = NOTHING_TO_EDIT;
     setErrors(problems);
     setServerError(null);
     if (Object.keys(problems).length > 0 || !body) return;
