@@ -8,6 +8,7 @@ import type {
   JobDeleted,
   JobRescheduled,
   JobStatusChanged,
+  JobUpdated,
   Slot,
 } from '@tyres/events';
 import type { Logger } from '@tyres/service-kit';
@@ -165,6 +166,25 @@ export class BookingLifecycle {
   /** BookingUpdated: a corrected mobile number is where later messages go. */
   async bookingUpdated(event: EventOf<typeof BookingUpdated>): Promise<void> {
     if (event.data.phone) await this.deps.bookings.updatePhone(event.data.jobId, event.data.phone);
+  }
+
+  /**
+   * JobUpdated (an admin edited the job): later messages print the edited address. The newest version wins; an
+   * older one delivered late and a redelivery change nothing (db/bookings.ts applyJobEdit). notify prints nothing
+   * else an edit can change (no vehicle, notes, price or tyres in its messages).
+   */
+  async jobUpdated(event: EventOf<typeof JobUpdated>): Promise<void> {
+    const d = event.data;
+    const applied = await this.deps.bookings.applyJobEdit(d.jobId, {
+      version: d.version,
+      address: `${d.address}, ${d.suburb} ${d.postcode}`,
+      suburb: d.suburb,
+    });
+    if (!applied)
+      this.deps.logger.info(
+        { jobId: d.jobId, version: d.version },
+        'job edit not applied: an older version, or a booking notify never recorded',
+      );
   }
 
   /**

@@ -191,6 +191,23 @@ export class BookingRepository {
     await this.db.bookingRecord.updateMany({ where: { jobId }, data: { customerPhone: phone } });
   }
 
+  /**
+   * An admin edited the job (JobUpdated): the address later messages print, when `version` is newer than the last
+   * edit applied (an older version delivered late, or a redelivery, changes nothing). The erasure trigger blanks the
+   * address again on an erased booking. false when notify never heard of the booking or the version is not newer.
+   */
+  async applyJobEdit(
+    jobId: string,
+    edit: { version: number; address: string; suburb: string },
+  ): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE "notify"."booking_records" SET "address" = $2, "suburb" = $3, "job_edit_version" = $4, "updated_at" = $5
+        WHERE "job_id" = $1 AND "job_edit_version" < $4`,
+      [jobId, edit.address, edit.suburb, edit.version, new Date()],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   /** The job's technician (null: unassigned); unknown bookings are left alone. */
   async assign(jobId: string, technicianId: string | null): Promise<void> {
     await this.pool.query(

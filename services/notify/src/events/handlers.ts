@@ -12,6 +12,7 @@ import type {
   JobDeleted,
   JobRescheduled,
   JobStatusChanged,
+  JobUpdated,
   SmsRequested,
   UserStatusChanged,
 } from '@tyres/events';
@@ -51,6 +52,7 @@ export function notifyHandlers(deps: {
       jobRescheduled: (event: EventOf<typeof JobRescheduled>) => lifecycle.jobRescheduled(event),
       jobStatusChanged: (event: EventOf<typeof JobStatusChanged>) => lifecycle.jobStatusChanged(event),
       jobDeleted: (event: EventOf<typeof JobDeleted>) => lifecycle.jobDeleted(event),
+      jobUpdated: (event: EventOf<typeof JobUpdated>) => lifecycle.jobUpdated(event),
       // booking's manage-link messages are folded into the confirmation (app/confirmations.ts).
       smsRequested: async (event: EventOf<typeof SmsRequested>) =>
         event.data.purpose === MANAGE_LINK_PURPOSE && (await confirmations.manageLink(event)) === 'merged'

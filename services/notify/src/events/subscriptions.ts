@@ -12,6 +12,7 @@ import {
   JobDeleted,
   JobRescheduled,
   JobStatusChanged,
+  JobUpdated,
   SmsRequested,
   UserStatusChanged,
   type EventBus,
@@ -42,11 +43,12 @@ export function subscribeNotify(
   bus.subscribe(BookingCancelled, h.durable.bookingCancelled);
   bus.subscribe(BookingUpdated, h.durable.bookingUpdated);
   // jobs: the reminder follows staff reschedules and disappears with a cancelled or deleted job; the technician is
-  // remembered for the live booking_* messages.
+  // remembered for the live booking_* messages; an admin's edit of the address is what later messages print.
   bus.subscribe(JobAssigned, h.durable.jobAssigned);
   bus.subscribe(JobRescheduled, h.durable.jobRescheduled);
   bus.subscribe(JobStatusChanged, h.durable.jobStatusChanged);
   bus.subscribe(JobDeleted, h.durable.jobDeleted);
+  bus.subscribe(JobUpdated, h.durable.jobUpdated);
   // jobs (and anyone else): SMS and email requests.
   bus.subscribe(SmsRequested, h.durable.smsRequested);
   bus.subscribe(EmailRequested, h.durable.emailRequested);
