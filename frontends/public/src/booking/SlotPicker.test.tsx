@@ -62,6 +62,36 @@ describe('slot picker: emergency callout "as soon as possible" (issue 19)', () =
     expect(onChange).toHaveBeenCalledWith('2-4 PM');
   });
 
+  test('today a closed public holiday: its name, not "no technician free"', async () => {
+    const holiday = 'Closed for Christmas Day';
+    picker([
+      { slot: '8-10 AM', isAvailable: false, blockedReason: 'Time has passed' },
+      { slot: '10-12 AM', isAvailable: false, blockedReason: holiday },
+      { slot: '12-2 PM', isAvailable: false, blockedReason: holiday },
+      { slot: '2-4 PM', isAvailable: false, blockedReason: holiday },
+    ]);
+    expect(await screen.findByRole('radio', { name: /12-2 PM/ })).toHaveAccessibleDescription(holiday);
+    const note = screen.getByRole('note');
+    expect(note).toHaveTextContent(
+      'An emergency callout (30-60 minutes) is not available today: Closed for Christmas Day. Please choose another day.',
+    );
+    expect(note).not.toHaveTextContent(/No technician is free/);
+  });
+
+  test("today the emergency slot blocked by staff: the block's reason, and the next free slot", async () => {
+    picker([
+      { slot: '8-10 AM', isAvailable: false, blockedReason: 'Time has passed' },
+      { slot: '10-12 AM', isAvailable: false, blockedReason: 'Staff training' },
+      { slot: '12-2 PM', isAvailable: true, blockedReason: null },
+      { slot: '2-4 PM', isAvailable: true, blockedReason: null },
+    ]);
+    await screen.findByRole('radio', { name: /10-12 AM/ });
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'An emergency callout (30-60 minutes) is not available today: Staff training. The next available time today is 12-2 PM.',
+    );
+    expect(screen.getByRole('note')).not.toHaveTextContent(/No technician is free/);
+  });
+
   test('another day: no emergency offer, started slots do not exist', async () => {
     picker(
       [

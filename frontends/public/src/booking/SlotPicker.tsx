@@ -32,20 +32,26 @@ function useNow(): Date {
  * closing), on the slot under way that the server still lists free (today has capacity). That is also exactly when
  * booking records the booking as an emergency callout ("EMERGENCY CALLOUT…" in its notes). Otherwise why not:
  * - `hours`: outside the callout hours (before 8:00, from 15:30, a weekend);
- * - `full`: the slot the technician would arrive in has no technician free;
+ * - `full`: the slot the technician would arrive in has no technician free (listed unavailable with no reason);
+ * - `blocked`: that slot is unavailable for a reason of its own (a closed public holiday, a block): its
+ *   `blockedReason` is shown, not "no technician free";
  * - `not-started`: the arrival falls in a slot that has not started yet (e.g. 9:45 -> 10-12 AM): a normal booking of
  *   that slot, with no 30-60 minute promise.
  */
 export type EmergencyOffer =
   | { kind: 'asap'; slot: EmergencySlot }
   | { kind: 'hours' | 'not-started'; slot?: EmergencySlot }
-  | { kind: 'full'; slot: EmergencySlot };
+  | { kind: 'full'; slot: EmergencySlot }
+  | { kind: 'blocked'; slot: EmergencySlot; reason: string };
 
 export function emergencyOffer(slots: readonly TimeSlotState[], now: Date): EmergencyOffer {
   const e = emergencySlot(now);
   if (!e) return { kind: 'hours' };
   const state = slots.find((s) => s.slot === e.slot);
-  if (!state?.isAvailable) return { kind: 'full', slot: e };
+  if (!state?.isAvailable) {
+    const reason = state?.blockedReason?.trim();
+    return reason ? { kind: 'blocked', slot: e, reason } : { kind: 'full', slot: e };
+  }
   return e.started ? { kind: 'asap', slot: e } : { kind: 'not-started', slot: e };
 }
 
@@ -143,6 +149,7 @@ export function SlotPicker({ date, value, onChange, idBase, errorId, current }: 
       {offer && offer.kind !== 'asap' && (
         <EmergencyNotNow
           why={offer.kind}
+          reason={offer.kind === 'blocked' ? offer.reason : undefined}
           next={nextFreeSlot(slots.data ?? [], date, now)}
           onChoose={onChange}
         />
@@ -164,16 +171,25 @@ const NOT_NOW: Record<'hours' | 'full' | 'not-started', string> = {
   'not-started': `An emergency callout (${EMERGENCY_RESPONSE_TIME}) is not available right now.`,
 };
 
+/** Today's emergency slot is blocked: its own reason (e.g. the public holiday's name), as a sentence. */
+function blockedText(reason: string): string {
+  const r = reason.trim() || 'Unavailable';
+  return `An emergency callout (${EMERGENCY_RESPONSE_TIME}) is not available today: ${r}${/[.!?]$/.test(r) ? '' : '.'}`;
+}
+
 /**
  * Today, when no technician can be sent now (outside the callout hours, no technician free, or the next slot has
  * not started): the next free slot today (a button choosing it), else "another day", and the call button (issue 19).
  */
 function EmergencyNotNow({
   why,
+  reason,
   next,
   onChoose,
 }: {
-  why: 'hours' | 'full' | 'not-started';
+  why: 'hours' | 'full' | 'not-started' | 'blocked';
+  /** The slot's own blocked reason, when `why` is 'blocked'. */
+  reason?: string;
   next: string | undefined;
   onChoose: (slot: string) => void;
 }) {
@@ -181,8 +197,9 @@ function EmergencyNotNow({
   return (
     <div className="bk-inline-error" role="note">
       <p>
-        {NOT_NOW[why]} {next ? `The next available time today is ${next}.` : 'Please choose another day.'} For
-        urgent help, call us.
+        {why === 'blocked' ? blockedText(reason ?? '') : NOT_NOW[why]}{' '}
+        {next ? `The next available time today is ${next}.` : 'Please choose another day.'} For urgent help,
+        call us.
       </p>
       {next && (
         <button type="button" className="pub-btn pub-btn--outline" onClick={() => onChoose(next)}>
