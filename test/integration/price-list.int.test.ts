@@ -14,7 +14,7 @@ import {
   startTestBooking,
   type BookingUnderTest,
 } from '../../services/booking/test/integration/harness';
-import { PRICE_MSG } from '../../services/booking/src/domain/price-list';
+import { PRICE_MSG, scheduledLaterMessage } from '../../services/booking/src/domain/price-list';
 
 jest.setTimeout(120_000);
 
@@ -454,5 +454,118 @@ describe('price list administration (issue 19 item 5)', () => {
       `SELECT count(*)::int AS n, count(actor_id)::int AS actors FROM booking.price_list_audit`,
     );
     expect(rows[0]).toEqual({ n: 7, actors: 7 });
+  });
+
+  it('refuses (409, nothing written) a change that a version already scheduled after it would undo', async () => {
+    app.clock.set(new Date('2032-03-03T09:00:00+08:00'));
+    const counts = async () =>
+      (
+        await app.pg.query(
+          `SELECT (SELECT count(*)::int FROM booking.price_list_audit) AS audit,
+                  (SELECT count(*)::int FROM booking.tyre_price_versions) AS tyres,
+                  (SELECT count(*)::int FROM booking.price_fee_versions) AS fees`,
+        )
+      ).rows[0] as { audit: number; tyres: number; fees: number };
+    const tyre = (await priceList()).tyres
+      .filter((t) => t.size === SIZE && t.inStock)
+      .sort((a, b) => +a.price - +b.price)[0]!;
+    const tyrePath = `/api/dashboard/prices/tyres/${tyre.id}`;
+
+    // A tyre: a price rise from 1 April, then out of stock from now.
+    const rise = await app.request(
+      'PUT',
+      tyrePath,
+      { price: formatMoney(toCents(tyre.price) + 500n), effectiveFrom: '2032-04-01', reason: 'April rise' },
+      admin(),
+    );
+    expect(rise.status).toBe(200);
+    const riseId = (rise.body as unknown as TyreView).scheduled[0]!.id;
+    // The same instant supersedes, as before (the later-recorded wins).
+    const same = await app.request(
+      'PUT',
+      tyrePath,
+      {
+        price: formatMoney(toCents(tyre.price) + 600n),
+        effectiveFrom: '2032-04-01',
+        reason: 'April rise, revised',
+      },
+      admin(),
+    );
+    expect(same.status).toBe(200);
+    const sameId = (same.body as unknown as TyreView).scheduled.find((v) => v.id !== riseId)!.id;
+    let before = await counts();
+    const out = await app.request('PUT', tyrePath, { inStock: false, reason: 'Sold out' }, admin());
+    expect([out.status, out.body.message, out.body.code]).toEqual([
+      409,
+      scheduledLaterMessage('tyre', '1 Apr 2032 (Perth)'),
+      'scheduled_change_later',
+    ]);
+    expect(out.body.message).toBe(
+      'A change to this tyre is scheduled for 1 Apr 2032 (Perth). Cancel that scheduled change first, so it does not undo this one (then schedule it again with this change in it).',
+    );
+    // A future change before the scheduled one is refused too.
+    const march = await app.request(
+      'PUT',
+      tyrePath,
+      { inStock: false, effectiveFrom: '2032-03-10', reason: 'Sold out from the 10th' },
+      admin(),
+    );
+    expect(march.status).toBe(409);
+    expect(await counts()).toEqual(before);
+    expect((await quote()).callbackRequired).toBe(false);
+    for (const id of [riseId, sameId]) {
+      const cancelled = await app.request(
+        'DELETE',
+        `/api/dashboard/prices/changes/${id}`,
+        { reason: 'Redo' },
+        admin(),
+      );
+      expect(cancelled.status).toBe(204);
+    }
+    const outNow = await app.request('PUT', tyrePath, { inStock: false, reason: 'Sold out' }, admin());
+    expect(outNow.status).toBe(200);
+    expect(outNow.body).toMatchObject({ id: tyre.id, inStock: false, scheduled: [] });
+    // A change after the last one is fine.
+    const back = await app.request(
+      'PUT',
+      tyrePath,
+      { inStock: true, effectiveFrom: '2032-04-01', reason: 'Restock in April' },
+      admin(),
+    );
+    expect(back.status).toBe(200);
+
+    // The fee schedule: a new callout from 1 April, then a change from now.
+    const current = (await priceList()).fees.fees;
+    const aprilFees = await putFees({
+      ...current,
+      calloutFee: '129.80',
+      effectiveFrom: '2032-04-01',
+      reason: 'April fees',
+    });
+    expect(aprilFees.status).toBe(201);
+    before = await counts();
+    const nowFees = await putFees({ ...current, calloutFee: '119.80', reason: 'Callout up now' });
+    expect([nowFees.status, nowFees.body.message, nowFees.body.code]).toEqual([
+      409,
+      scheduledLaterMessage('fees', '1 Apr 2032 (Perth)'),
+      'scheduled_change_later',
+    ]);
+    expect(nowFees.body.message).toContain('A new fee schedule is scheduled for 1 Apr 2032 (Perth).');
+    expect(await counts()).toEqual(before);
+    expect((await quote({ serviceType: 'emergency-callout', tyreSize: null, quantity: 1 })).total).toBe(
+      current.calloutFee,
+    );
+    const cancelFees = await app.request(
+      'DELETE',
+      `/api/dashboard/prices/changes/${(aprilFees.body as unknown as { id: string }).id}`,
+      { reason: 'Redo' },
+      admin(),
+    );
+    expect(cancelFees.status).toBe(204);
+    const nowFeesAgain = await putFees({ ...current, calloutFee: '119.80', reason: 'Callout up now' });
+    expect(nowFeesAgain.status).toBe(201);
+    expect((await quote({ serviceType: 'emergency-callout', tyreSize: null, quantity: 1 })).total).toBe(
+      '119.80',
+    );
   });
 });

@@ -3053,7 +3053,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Conflict: "Nothing changes: the values are the same as the version in force at that time" */
+        /** @description Conflict: "Nothing changes: the values are the same as the version in force at that time"; "A new fee schedule is scheduled for {date}. Cancel that scheduled change first, so it does not undo this one (then schedule it again with this change in it)." */
         409: {
           headers: {
             [name: string]: unknown;
@@ -3230,7 +3230,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Conflict: "Nothing changes: the values are the same as the version in force at that time" */
+        /** @description Conflict: "Nothing changes: the values are the same as the version in force at that time"; "A change to this tyre is scheduled for {date}. Cancel that scheduled change first, so it does not undo this one (then schedule it again with this change in it)." */
         409: {
           headers: {
             [name: string]: unknown;

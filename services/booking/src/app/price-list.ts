@@ -28,6 +28,7 @@ import {
 } from '../db/price-list';
 import {
   catalogueSize,
+  effectiveLabel,
   FEE_LABELS,
   FEE_KEYS,
   feesView,
@@ -39,6 +40,7 @@ import {
   PRICE_MSG,
   sameFees,
   scheduledAfter,
+  scheduledLaterMessage,
   SEED_FEES,
   RATE_LABEL,
   type ScheduleKey,
@@ -133,6 +135,24 @@ const tyreSnapshot = (t: CatalogueTyreRow, s: { priceCents: bigint; inStock: boo
   inStock: s.inStock,
 });
 
+/**
+ * Versions are full snapshots: one scheduled after `at` was taken before this change and would undo it on its date.
+ * Refused (409) naming that date; one at the same instant (the later-recorded wins) is allowed as before.
+ */
+function refuseIfScheduledLater(
+  subject: 'tyre' | 'fees',
+  versions: readonly (FeeVersionRow | TyreVersionRow)[],
+  at: Date,
+): void {
+  const next = scheduledAfter(versions, at)[0];
+  if (next)
+    throw conflict(
+      scheduledLaterMessage(subject, effectiveLabel(next.effectiveFrom)),
+      { scheduledChangeId: next.id, effectiveFrom: next.effectiveFrom.toISOString() },
+      'scheduled_change_later',
+    );
+}
+
 type FeeScheduleBody = z.output<typeof feeScheduleSchema>;
 type TyreCreateBody = z.output<typeof tyreCreateSchema>;
 type TyreChangeBody = z.output<typeof tyreChangeSchema>;
@@ -197,7 +217,9 @@ export class PriceList {
     const at = this.effectiveFrom(body.effectiveFrom, now);
     const row = await this.deps.sql.$transaction(async (tx) => {
       await lockPriceList(tx);
-      const before = inForce(await feeVersions(tx), at);
+      const versions = await feeVersions(tx);
+      refuseIfScheduledLater('fees', versions, at);
+      const before = inForce(versions, at);
       if (before && sameFees(before.fees, parsed.fees))
         throw conflict(PRICE_MSG.sameAsInForce, undefined, 'no_change');
       const created = await insertFeeVersion(tx, {
@@ -290,6 +312,7 @@ export class PriceList {
       const tyre = await catalogueTyre(tx, id);
       if (!tyre) throw notFound(PRICE_MSG.tyreNotFound);
       const versions = await tyreVersions(tx, id);
+      refuseIfScheduledLater('tyre', versions, at);
       const before = tyreStateAt(tyre, versions, at);
       const after = { priceCents: priceCents ?? before.priceCents, inStock: body.inStock ?? before.inStock };
       if (after.priceCents === before.priceCents && after.inStock === before.inStock)

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PRICE_LIST, priceQuote } from '@tyres/kernel';
 import {
+  effectiveLabel,
+  scheduledLaterMessage,
   catalogueSize,
   inForce,
   parseEffectiveFrom,
@@ -112,7 +114,10 @@ describe('money rules', () => {
       ok: true,
       fees: { cardSurchargeRate: 170n },
     });
-    expect(parseFees({ ...body, cardSurchargeRate: 0 })).toMatchObject({ ok: true, fees: { cardSurchargeRate: 0n } });
+    expect(parseFees({ ...body, cardSurchargeRate: 0 })).toMatchObject({
+      ok: true,
+      fees: { cardSurchargeRate: 0n },
+    });
     for (const bad of ['5.01', '-0.5', '1.705', 'abc', undefined])
       expect(parseFees({ ...body, cardSurchargeRate: bad })).toEqual({
         ok: false,
@@ -199,5 +204,19 @@ describe('quotes on a fee schedule', () => {
       priceQuote({ serviceType: 'puncture-repair', quantity: 1, tyrePriceCents: null, prepaid: false })
         ?.total,
     ).toBe(12980n);
+  });
+});
+
+describe('effectiveLabel / scheduledLaterMessage (a change a later scheduled version would undo)', () => {
+  it('names the date in Perth, with the time only when not Perth midnight', () => {
+    expect(effectiveLabel(new Date('2027-01-01T00:00:00+08:00'))).toBe('1 Jan 2027 (Perth)');
+    expect(effectiveLabel(new Date('2026-12-31T16:00:00Z'))).toBe('1 Jan 2027 (Perth)');
+    expect(effectiveLabel(new Date('2032-03-10T14:30:00+08:00'))).toBe('10 Mar 2032 at 2:30 PM (Perth)');
+    expect(scheduledLaterMessage('tyre', '1 Jan 2027 (Perth)')).toBe(
+      'A change to this tyre is scheduled for 1 Jan 2027 (Perth). Cancel that scheduled change first, so it does not undo this one (then schedule it again with this change in it).',
+    );
+    expect(scheduledLaterMessage('fees', '1 Jan 2027 (Perth)')).toMatch(
+      /^A new fee schedule is scheduled for 1 Jan 2027/,
+    );
   });
 });

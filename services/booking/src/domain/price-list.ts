@@ -19,6 +19,9 @@ import {
   isCalendarDate,
   normalizeTyreSize,
   parseMoneyInput,
+  perthClock,
+  perthClock12,
+  perthDate,
   perthInstant,
   PRICE_LIST,
   type Cents,
@@ -152,6 +155,24 @@ export function parseEffectiveFrom(
     return { ok: false, message: PRICE_MSG.effectiveFromFar };
   return { ok: true, at: at.getTime() < now.getTime() ? now : at };
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** An effectiveFrom as an admin reads it: "1 Jan 2027 (Perth)", with the time when not Perth midnight. */
+export function effectiveLabel(at: Date): string {
+  const [y, m, d] = perthDate(at).split('-');
+  const clock = perthClock(at) === '00:00' ? '' : ` at ${perthClock12(at)}`;
+  return `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}${clock} (Perth)`;
+}
+
+/**
+ * 409 when a change would sit before a version already scheduled after it: versions are full snapshots, so the
+ * scheduled one (taken before this change) would undo it on its date. `when`: effectiveLabel of its effectiveFrom
+ * (the OpenAPI document passes "{date}").
+ */
+export const scheduledLaterMessage = (subject: 'tyre' | 'fees', when: string): string =>
+  `${subject === 'tyre' ? 'A change to this tyre' : 'A new fee schedule'} is scheduled for ${when}. ` +
+  'Cancel that scheduled change first, so it does not undo this one (then schedule it again with this change in it).';
 
 /** Anything versioned: when it takes effect and when it was recorded (the tie-break). */
 export interface Versioned {

@@ -5,6 +5,7 @@ import {
   cancelChangeSchema,
   feeScheduleSchema,
   PRICE_MSG,
+  scheduledLaterMessage,
   tyreChangeSchema,
   tyreCreateSchema,
 } from '../domain/price-list';
@@ -12,6 +13,8 @@ import {
 const ADMIN_ERRORS = { 401: STAFF_ERRORS[401], 403: 'Only an admin can do that' } as const;
 const security = [{ gatewayIdentity: [] }];
 const tags = ['Dashboard'];
+/** The 409 when a later version is already scheduled: {date} is its effectiveFrom, "1 Jan 2027 (Perth)". */
+const LATER = '{date}';
 const VALIDATION = 'The first problem with the request (details lists each field)';
 const Money = z.string().meta({ example: '89.80', description: 'AUD, GST inclusive, 2 decimals.' });
 const Instant = z.string().meta({ description: 'ISO 8601 instant (UTC).' });
@@ -135,7 +138,7 @@ export const priceListPaths: RoutePaths = {
             ...EFFECTIVE,
           ],
           ...ADMIN_ERRORS,
-          409: PRICE_MSG.sameAsInForce,
+          409: [PRICE_MSG.sameAsInForce, scheduledLaterMessage('fees', LATER)],
         }),
       },
     },
@@ -176,7 +179,7 @@ export const priceListPaths: RoutePaths = {
           ],
           ...ADMIN_ERRORS,
           404: PRICE_MSG.tyreNotFound,
-          409: PRICE_MSG.sameAsInForce,
+          409: [PRICE_MSG.sameAsInForce, scheduledLaterMessage('tyre', LATER)],
         }),
       },
     },
